@@ -1,0 +1,171 @@
+# CUDA Lab — one non-recursive build, out of tree into build/.
+#
+#   make            the lab library, every demo, every task twice (exercise and solution), the grader
+#   make run        start the grader (installs missing packages first)
+#   make test       the project's tests; GPU groups print SKIP without a GPU
+#   make bench      every demo's tables to build/bench/*.csv, figures through gnuplot
+#   make check-lab  exercises have a TODO and fail; solutions pass
+#   make resources  registers / shared memory / spills of every kernel
+#   make deps       install the packages the lab builds against (Debian/Ubuntu)
+#   make clean
+#
+# Variables: ARCH=sm_90 (default: the GPU's, else sm_90), V=1 (show commands), CUDA_HOME.
+#
+# Layout the build discovers by itself (no list to edit when a lesson or task is added):
+#   lessons/L/demo.cu            -> build/lessons/L/demo
+#   lessons/L/T_harness.cu       -> build/exercises/L/T (with exercises/L/T.cu)
+#                                   build/solutions/L/T (with solutions/L/T.cu)
+#   lessons/L/<other>.cu / .c    lesson support code, linked into L's demo and tasks
+#   lessons/L/lesson.mk          optional: extra flags for that lesson's targets
+#   tests/unit/test_*.c          -> build/tests/unit/test_* (cmocka)
+
+MAKEFLAGS += --no-builtin-rules --no-builtin-variables
+.SUFFIXES:
+.DELETE_ON_ERROR:
+.DEFAULT_GOAL := all
+SHELL := /bin/bash
+
+CUDA_HOME ?= /usr/local/cuda
+NVCC      := $(CUDA_HOME)/bin/nvcc
+CC        := gcc
+BUILD     := build
+
+ifeq ($(origin ARCH), undefined)
+ARCH := $(shell tools/detect-arch.sh)
+endif
+ARCH_NUM  := $(patsubst sm_%,%,$(ARCH))
+# SASS for ARCH plus PTX, so a newer GPU can still JIT what was built for an older one.
+GENCODE   := -gencode arch=compute_$(ARCH_NUM),code=[sm_$(ARCH_NUM),compute_$(ARCH_NUM)]
+
+INCLUDES  := -Icommon -I$(CUDA_HOME)/include
+CFLAGS    := -std=c11 -O2 -g -Wall -Wextra -Werror=implicit-function-declaration \
+             -D_GNU_SOURCE $(INCLUDES)
+NVCCFLAGS := -std=c++17 -O3 -g -lineinfo $(GENCODE) $(INCLUDES) \
+             -Xcompiler -Wall,-Wno-unused-function --expt-relaxed-constexpr
+LDCUDA    := -L$(CUDA_HOME)/lib64 -lcublas -lcudart
+LDLIBS_GRADER := -lncursesw -ltinfo -linih -lcjson -lm
+
+ifneq ($(V),1)
+Q := @
+quiet = @printf '  %-7s %s\n' '$(1)' '$(2)';
+else
+Q :=
+quiet =
+endif
+
+# ---------------------------------------------------------------- flags file
+# Changing ARCH or the flags rebuilds every object: they all depend on this file.
+FLAGS_FILE := $(BUILD)/.flags
+FLAGS_NOW  := $(ARCH) | $(NVCCFLAGS) | $(CFLAGS)
+$(shell mkdir -p $(BUILD); [ "$$(cat $(FLAGS_FILE) 2>/dev/null)" = '$(FLAGS_NOW)' ] || echo '$(FLAGS_NOW)' > $(FLAGS_FILE))
+
+# ---------------------------------------------------------------- pattern rules
+$(BUILD)/obj/%.o: %.cu $(FLAGS_FILE)
+	@mkdir -p $(@D)
+	$(call quiet,NVCC,$<)$(NVCC) $(NVCCFLAGS) $(LESSON_INC) $(EXTRA_NVCCFLAGS) -MMD -MP -c $< -o $@
+
+$(BUILD)/obj/%.o: %.c $(FLAGS_FILE)
+	@mkdir -p $(@D)
+	$(call quiet,CC,$<)$(CC) $(CFLAGS) $(LESSON_INC) $(EXTRA_CFLAGS) -MMD -MP -c $< -o $@
+
+# ---------------------------------------------------------------- the lab library
+COMMON_C   := $(wildcard common/*.c)
+COMMON_CU  := $(wildcard common/*.cu)
+COMMON_OBJ := $(patsubst %,$(BUILD)/obj/%.o,$(basename $(COMMON_C) $(COMMON_CU)))
+LIBLAB     := $(BUILD)/common/liblab.a
+# The CUDA-free part, for unit tests that run without a GPU or the CUDA runtime.
+LIBLAB_HOST := $(BUILD)/common/liblab_host.a
+
+$(LIBLAB): $(COMMON_OBJ)
+	@mkdir -p $(@D)
+	$(call quiet,AR,$@)rm -f $@; ar rcs $@ $^
+
+$(LIBLAB_HOST): $(patsubst %,$(BUILD)/obj/%.o,$(basename $(COMMON_C)))
+	@mkdir -p $(@D)
+	$(call quiet,AR,$@)rm -f $@; ar rcs $@ $^
+
+# ---------------------------------------------------------------- lessons, demos, tasks
+LESSONS   := $(patsubst lessons/%/,%,$(sort $(dir $(wildcard lessons/*/lesson.ini lessons/*/demo.cu))))
+HARNESSES := $(wildcard lessons/*/*_harness.cu)
+TASKS     := $(patsubst lessons/%_harness.cu,%,$(HARNESSES))
+DEMOS     := $(patsubst lessons/%/demo.cu,$(BUILD)/lessons/%/demo,$(wildcard lessons/*/demo.cu))
+TASK_BINS := $(foreach t,$(TASKS),$(BUILD)/exercises/$(t) $(BUILD)/solutions/$(t))
+
+-include $(wildcard lessons/*/lesson.mk)
+
+# support objects of lesson $(1)
+lesson_support = $(patsubst %,$(BUILD)/obj/%.o,$(basename $(filter-out lessons/$(1)/demo.cu %_harness.cu, \
+                   $(wildcard lessons/$(1)/*.cu lessons/$(1)/*.c))))
+
+define LESSON_RULES
+$(BUILD)/obj/lessons/$(1)/%.o $(BUILD)/obj/exercises/$(1)/%.o $(BUILD)/obj/solutions/$(1)/%.o: \
+    LESSON_INC := -Ilessons/$(1)
+$(BUILD)/lessons/$(1)/demo: $(BUILD)/obj/lessons/$(1)/demo.o $(call lesson_support,$(1)) $(LIBLAB)
+	@mkdir -p $$(@D)
+	$$(call quiet,LINK,$$@)$(NVCC) $(GENCODE) -o $$@ $$^ $(LDCUDA) $$(EXTRA_LDFLAGS)
+endef
+$(foreach l,$(LESSONS),$(eval $(call LESSON_RULES,$(l))))
+
+# $(1) = L/T ; $(2) = exercises | solutions
+define TASK_RULES
+$(BUILD)/$(2)/$(1): $(BUILD)/obj/lessons/$(1)_harness.o $(BUILD)/obj/$(2)/$(1).o \
+                    $(call lesson_support,$(patsubst %/,%,$(dir $(1)))) $(LIBLAB)
+	@mkdir -p $$(@D)
+	$$(call quiet,LINK,$$@)$(NVCC) $(GENCODE) -o $$@ $$^ $(LDCUDA) $$(EXTRA_LDFLAGS)
+endef
+$(foreach t,$(TASKS),$(eval $(call TASK_RULES,$(t),exercises)) $(eval $(call TASK_RULES,$(t),solutions)))
+
+# ---------------------------------------------------------------- grader
+GRADER_SRC := $(wildcard grader/*.c)
+GRADER_OBJ := $(patsubst %.c,$(BUILD)/obj/%.o,$(GRADER_SRC))
+GRADER     := $(if $(GRADER_SRC),$(BUILD)/grader/grader)
+$(BUILD)/grader/grader: $(GRADER_OBJ) $(LIBLAB_HOST)
+	@mkdir -p $(@D)
+	$(call quiet,LINK,$@)$(CC) -o $@ $^ $(LDLIBS_GRADER)
+
+# ---------------------------------------------------------------- unit tests
+UNIT_SRC  := $(wildcard tests/unit/test_*.c)
+UNIT_BINS := $(patsubst tests/unit/%.c,$(BUILD)/tests/unit/%,$(UNIT_SRC))
+# A unit test links the object of the module it tests when it is not part of the lab library.
+$(BUILD)/tests/unit/%: $(BUILD)/obj/tests/unit/%.o $(LIBLAB_HOST)
+	@mkdir -p $(@D)
+	$(call quiet,LINK,$@)$(CC) -o $@ $^ $(UNIT_EXTRA_OBJS_$*) -lcmocka $(LDLIBS_GRADER)
+
+-include $(wildcard tests/*/tests.mk)
+
+# ---------------------------------------------------------------- top-level targets
+ALL := $(LIBLAB) $(LIBLAB_HOST) $(DEMOS) $(TASK_BINS) $(GRADER)
+
+.PHONY: all deps run test bench check-lab resources clean list-tasks
+all: $(ALL)
+
+deps:
+	$(Q)tools/install-deps.sh
+
+run: deps
+	$(Q)$(MAKE) --no-print-directory all
+	$(Q)tools/run-main.sh
+
+test: deps
+	$(Q)$(MAKE) --no-print-directory all $(UNIT_BINS)
+	$(Q)tests/run.sh
+
+bench: deps
+	$(Q)$(MAKE) --no-print-directory $(DEMOS)
+	$(Q)tools/bench.sh $(LESSONS)
+
+check-lab: deps
+	$(Q)$(MAKE) --no-print-directory $(TASK_BINS)
+	$(Q)tools/check-lab.sh $(TASKS)
+
+# The seed lectures' "look at the PTX", today: what ptxas gave every kernel.
+resources: $(FLAGS_FILE)
+	$(Q)tools/resources.sh "$(NVCC) $(NVCCFLAGS)" $(BUILD)/resources.txt
+
+list-tasks:
+	@printf '%s\n' $(TASKS)
+
+clean:
+	rm -rf $(BUILD)
+
+-include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)

@@ -1,0 +1,344 @@
+/* lab.h — the CUDA Lab library: the successor of the old CUTIL.
+ *
+ * One plain C API, usable from .c and .cu files alike:
+ *   errors      CUDA_CHECK(call), CUDA_LAUNCH_CHECK(), CUBLAS_CHECK(call)
+ *   device      lab_device_open, lab_device_info, lab_kernel_info
+ *   ceilings    measured copy / pinned transfer bandwidth and cuBLAS SGEMM rate, cached per run
+ *   timing      lab_timer (CUDA events), lab_bench (warm-up, repeats, median/min/max, L2 flush)
+ *   random      lab_rng (seeded xoshiro256**), lab_fill_* and lab_seed_derive
+ *   checking    lab_compare_* (tolerance, counts, max errors, first mismatches), lab_check_gemm_*
+ *   output      lab_table (aligned terminal table + CSV), lab_report (TAP 14), lab_fmt_*
+ *   CLI         lab_cli_parse: the options every harness and demo shares
+ *   tasks       lab_task_main: the graded-task harness (cases, dump, verify, report)
+ *
+ * Exit statuses shared by every harness and demo: see enum lab_exit.
+ */
+#ifndef LAB_H
+#define LAB_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <cuda_runtime_api.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ======================================================================= exit statuses */
+enum lab_exit {
+    LAB_EXIT_PASS = 0,   /* every case passed */
+    LAB_EXIT_FAIL = 1,   /* some case failed verification */
+    LAB_EXIT_USAGE = 2,  /* bad command line or input file */
+    LAB_EXIT_CUDA = 3,   /* a CUDA / cuBLAS call failed */
+    LAB_EXIT_SKIP = 77   /* no usable CUDA device, or unsupported architecture */
+};
+
+/* ======================================================================= error checks */
+/* Print "file:line: call: error name: error string" to stderr and exit.
+ * Errors that mean "this machine cannot run CUDA code" (no device, driver too old,
+ * no kernel image for this architecture) print one SKIP line and exit LAB_EXIT_SKIP;
+ * every other error exits LAB_EXIT_CUDA. */
+void lab_cuda_check(cudaError_t err, const char *call, const char *file, int line);
+void lab_cublas_check(int status, const char *call, const char *file, int line);
+const char *lab_cublas_status_name(int status);
+/* 1 when err means "no usable device here" (the SKIP class above). */
+int lab_cuda_error_is_skip(cudaError_t err);
+
+#define CUDA_CHECK(call) lab_cuda_check((call), #call, __FILE__, __LINE__)
+/* After every kernel launch: catches bad launch configurations at once. */
+#define CUDA_LAUNCH_CHECK() lab_cuda_check(cudaGetLastError(), "kernel launch", __FILE__, __LINE__)
+#define CUBLAS_CHECK(call) lab_cublas_check((int)(call), #call, __FILE__, __LINE__)
+
+/* ======================================================================= device */
+typedef struct lab_device_info {
+    int ordinal;
+    char name[256];
+    int cc_major, cc_minor;
+    int sm_count;
+    int warp_size;
+    int max_threads_per_block;
+    int max_threads_per_sm;
+    int regs_per_sm;
+    size_t global_mem_bytes;
+    size_t l2_bytes;
+    size_t smem_per_block;        /* default limit per block */
+    size_t smem_per_block_optin;  /* with cudaFuncAttributeMaxDynamicSharedMemorySize */
+    size_t smem_per_sm;
+    int clock_khz;                /* SM clock, 0 when the driver does not say */
+    int mem_clock_khz;            /* 0 when the driver does not say */
+    int mem_bus_bits;
+    double dram_gbps_theoretical; /* 2 * mem clock * bus width; 0 when unknown */
+    int concurrent_managed_access;
+    int async_engines;
+    int driver_version, runtime_version;
+} lab_device_info;
+
+/* Select device `ordinal`; when none is usable print one SKIP line and exit(LAB_EXIT_SKIP). */
+void lab_device_open(int ordinal);
+/* 1 when at least one CUDA device is usable, without exiting. */
+int lab_device_available(void);
+void lab_device_query(int ordinal, lab_device_info *info);
+/* One line: "NVIDIA H200 (sm_90, 132 SMs, 139.8 GiB, CUDA 13.0)". */
+void lab_device_describe(const lab_device_info *info, char *buf, size_t len);
+
+/* What the compiler gave a kernel, and what that allows at a block size. */
+typedef struct lab_kernel_info {
+    int regs;              /* per thread */
+    size_t static_smem;    /* bytes per block */
+    size_t local_bytes;    /* per thread: spills and local arrays */
+    int max_threads;       /* largest block the kernel can be launched with */
+    int blocks_per_sm;     /* occupancy at (block_threads, dyn_smem) */
+    double occupancy;      /* resident warps / max warps per SM, 0..1 */
+} lab_kernel_info;
+void lab_kernel_info_get(const void *kernel, int block_threads, size_t dyn_smem, lab_kernel_info *out);
+
+/* ======================================================================= ceilings */
+/* Measured on the current device the first time they are asked for, then cached.
+ * copy: device-to-device cudaMemcpy, bytes read + written per second (GB/s, 1e9).
+ * h2d / d2h: pinned host memory, bytes per second.  sgemm: cuBLAS SGEMM at 4096^3, FP32
+ * (TF32 off), GFLOP/s. */
+double lab_ceiling_copy_gbps(void);
+double lab_ceiling_h2d_gbps(void);
+double lab_ceiling_d2h_gbps(void);
+double lab_ceiling_sgemm_gflops(void);
+
+/* ======================================================================= timing */
+typedef struct lab_timer {
+    cudaEvent_t start, stop;
+    cudaStream_t stream;
+} lab_timer;
+void lab_timer_init(lab_timer *t, cudaStream_t stream);
+void lab_timer_start(lab_timer *t);
+/* Records the stop event, waits for it, returns elapsed milliseconds. */
+float lab_timer_stop(lab_timer *t);
+void lab_timer_destroy(lab_timer *t);
+
+typedef struct lab_timing {
+    double median_ms, min_ms, max_ms, mean_ms;
+    int reps;
+} lab_timing;
+
+typedef void (*lab_bench_fn)(void *arg);
+typedef struct lab_bench_opts {
+    int warmup;         /* untimed calls first */
+    int reps;           /* timed calls, each between its own pair of events */
+    int flush_l2;       /* overwrite a buffer twice the L2 size before each timed call */
+    lab_bench_fn before; /* optional, untimed, before every call (e.g. reset an in-place input) */
+} lab_bench_opts;
+/* Times fn(arg) on the legacy default stream; fn must enqueue its work there (or on
+ * blocking streams, or synchronize before returning). */
+lab_timing lab_bench(lab_bench_fn fn, void *arg, const lab_bench_opts *opts);
+/* Summary of n samples (n >= 1); sorts `ms` in place. */
+lab_timing lab_timing_summarize(double *ms, size_t n);
+double lab_median(double *v, size_t n); /* sorts v in place; n >= 1 */
+
+/* ======================================================================= random */
+typedef struct lab_rng { uint64_t s[4]; } lab_rng;
+void lab_rng_seed(lab_rng *r, uint64_t seed);
+uint64_t lab_rng_next(lab_rng *r);
+double lab_rng_uniform(lab_rng *r);                 /* [0, 1) */
+uint64_t lab_rng_below(lab_rng *r, uint64_t bound); /* [0, bound), bound > 0, unbiased */
+/* An independent stream for (seed, tag): e.g. lab_seed_derive(seed, "A") and ("B"). */
+uint64_t lab_seed_derive(uint64_t seed, const char *tag);
+void lab_fill_f32(float *x, size_t n, float lo, float hi, uint64_t seed);
+void lab_fill_f64(double *x, size_t n, double lo, double hi, uint64_t seed);
+void lab_fill_i32(int32_t *x, size_t n, int32_t lo, int32_t hi, uint64_t seed); /* [lo, hi] */
+void lab_fill_u8(uint8_t *x, size_t n, uint8_t lo, uint8_t hi, uint64_t seed);  /* [lo, hi] */
+
+/* ======================================================================= checking */
+/* An element passes when |got - expected| <= abs_tol + rel_tol * scale, where scale is
+ * |expected| for lab_compare_* and the sum of |terms| for lab_check_gemm_*. NaN and Inf
+ * pass only where expected holds the same value. */
+typedef struct lab_tolerance { double abs_tol, rel_tol; } lab_tolerance;
+
+#define LAB_MAX_SHOWN 8
+typedef struct lab_mismatch {
+    size_t index;
+    double expected, got;
+} lab_mismatch;
+
+typedef struct lab_compare_result {
+    size_t checked;        /* elements compared */
+    size_t bad;            /* elements out of tolerance */
+    double max_abs_err;    /* over all finite compared elements */
+    double max_rel_err;    /* |err| / scale, over elements with scale > 0 */
+    size_t shown;          /* how many of first[] are filled */
+    lab_mismatch first[LAB_MAX_SHOWN]; /* the first mismatches, in index order of discovery */
+    char note[256];        /* a failure that is not an element mismatch ("count 5, expected 7") */
+} lab_compare_result;
+
+void lab_compare_init(lab_compare_result *r);
+/* Accumulate one element; returns 1 when it passes. */
+int lab_compare_one(lab_compare_result *r, size_t index, double expected, double got,
+                    double scale, lab_tolerance tol);
+void lab_compare_f32(const float *expected, const float *got, size_t n, lab_tolerance tol,
+                     lab_compare_result *r);
+void lab_compare_f64(const double *expected, const double *got, size_t n, lab_tolerance tol,
+                     lab_compare_result *r);
+void lab_compare_i32(const int32_t *expected, const int32_t *got, size_t n, lab_compare_result *r);
+/* Record a failure that is not one element; printf-style. Marks the result failed. */
+void lab_compare_fail(lab_compare_result *r, const char *fmt, ...);
+static inline int lab_compare_passed(const lab_compare_result *r) { return r->bad == 0 && r->note[0] == 0; }
+/* "[123] (row 1, col 4) expected 1.5 got 0" for mismatch i; cols > 0 adds (row, col). */
+void lab_mismatch_format(const lab_mismatch *m, size_t cols, char *buf, size_t len);
+
+/* Check C = A·B, row-major, A M×K, B K×N, C M×N, scale_ij = Σ_k |A_ik B_kj|.
+ * Every element of C is scanned (NaN / Inf from poisoned, unwritten outputs fail).
+ * When M·N·K <= LAB_GEMM_EXACT_LIMIT every element is compared exactly (double).
+ * Above it: Freivalds' check over every row with `rounds` random ±1 vectors (catches any
+ * error that touches many elements: a transposed result, a missing tile), plus exact
+ * comparison of sampled whole rows and columns and random entries. */
+#define LAB_GEMM_EXACT_LIMIT ((size_t)1 << 31)
+void lab_check_gemm_f32(const float *A, const float *B, const float *C, size_t M, size_t N,
+                        size_t K, lab_tolerance tol, uint64_t seed, lab_compare_result *r);
+void lab_check_gemm_f64(const double *A, const double *B, const double *C, size_t M, size_t N,
+                        size_t K, lab_tolerance tol, uint64_t seed, lab_compare_result *r);
+/* Reference C = A·B in double, rounded to the output type (for small sizes and tests). */
+void lab_gemm_ref_f32(const float *A, const float *B, float *C, size_t M, size_t N, size_t K);
+
+/* ======================================================================= formatting */
+/* "12.3 GFLOP/s", "1.23 TFLOP/s", "987 GB/s", "4.21 TB/s": fixed width, 3 significant digits. */
+void lab_fmt_rate(double per_second, const char *unit, char *buf, size_t len);
+/* "1.23 ms", "45.6 us", "2.10 s" */
+void lab_fmt_ms(double ms, char *buf, size_t len);
+/* "87.5%" */
+void lab_fmt_pct(double fraction, char *buf, size_t len);
+
+/* ======================================================================= tables */
+/* An aligned terminal table that also writes itself as CSV: every demo's output. */
+typedef struct lab_table lab_table;
+lab_table *lab_table_new(const char *title, const char *const *columns, size_t ncols);
+/* Add a row of printf-formatted cells: fmt has one %-conversion per column separated by '|',
+ * e.g. lab_table_rowf(t, "%d|%s|%.1f", 1, "naive", 12.5). */
+void lab_table_rowf(lab_table *t, const char *fmt, ...);
+void lab_table_row(lab_table *t, const char *const *cells);
+size_t lab_table_rows(const lab_table *t);
+const char *lab_table_cell(const lab_table *t, size_t row, size_t col);
+void lab_table_print(const lab_table *t, FILE *out);
+/* Writes DIR/<name>.csv (name given by the caller, e.g. "04-tiling_ladder"); returns 0 on success. */
+int lab_table_write_csv(const lab_table *t, const char *dir, const char *name);
+void lab_table_free(lab_table *t);
+
+/* ======================================================================= CLI */
+#define LAB_MAX_CASE_ARGS 32
+#define LAB_MAX_POSITIONAL 32
+typedef struct lab_options {
+    int list;                     /* --list */
+    int help;                     /* --help */
+    const char *cases[LAB_MAX_CASE_ARGS]; size_t n_cases; /* --case NAME (repeatable, a,b,c) */
+    uint64_t seed;                /* --seed N (default 1) */
+    int reps;                     /* --reps N   (default: -1, the program's own default) */
+    int warmup;                   /* --warmup N (default: -1) */
+    const char *report;           /* --report FILE: TAP 14 */
+    const char *dump_dir;         /* --dump DIR */
+    const char *verify_dir;       /* --verify DIR */
+    const char *reference_dir;    /* --dump-reference DIR: CPU reference as a dump (tests) */
+    const char *csv_dir;          /* --csv DIR: demos write their tables there */
+    int device;                   /* --device N (default 0) */
+    int flush_l2;                 /* --flush-l2 */
+    int quick;                    /* --quick: demos use their smallest sizes */
+    double rtol, atol;            /* --rtol X, --atol X (negative: the task's own) */
+    long positional[LAB_MAX_POSITIONAL]; size_t n_positional; /* demos: version numbers */
+} lab_options;
+
+/* Parse argv. Returns 0 to go on, 1 when --help printed the usage (exit 0), and -1 after
+ * printing one clear error line to stderr (exit LAB_EXIT_USAGE). `what` is a one-line
+ * description for --help; `extra_usage` (may be NULL) lists program-specific details. */
+int lab_cli_parse(int argc, char **argv, const char *what, const char *extra_usage,
+                  lab_options *o);
+/* 1 when --case was not given or `name` is one of the given names. */
+int lab_cli_case_selected(const lab_options *o, const char *name);
+
+/* ======================================================================= reports */
+typedef enum lab_status { LAB_PASS, LAB_FAIL, LAB_ERROR, LAB_SKIPPED } lab_status;
+const char *lab_status_name(lab_status s); /* "pass", "fail", "error", "skip" */
+
+typedef struct lab_case_result {
+    const char *name;
+    lab_status status;
+    lab_timing timing;            /* reps == 0: not timed */
+    double throughput;            /* in `unit`, per second; 0 when not timed */
+    const char *unit;             /* "GFLOP/s", "GB/s" */
+    lab_compare_result cmp;
+    size_t cols;                  /* for (row, col) in mismatch text; 0 for 1-D */
+} lab_case_result;
+
+/* TAP 14 with one flat YAML block per case. path NULL: a report that writes nothing. */
+typedef struct lab_report lab_report;
+lab_report *lab_report_open(const char *path, const char *program, const char *task,
+                            uint64_t seed, size_t planned);
+void lab_report_comment(lab_report *r, const char *fmt, ...);
+void lab_report_case(lab_report *r, const lab_case_result *c);
+/* Writes the plan if it was not known, flushes, closes; returns 0 on success. */
+int lab_report_close(lab_report *r);
+
+/* ======================================================================= dumps */
+typedef enum lab_dtype { LAB_F32, LAB_F64, LAB_I32, LAB_U32, LAB_U8 } lab_dtype;
+size_t lab_dtype_size(lab_dtype t);
+const char *lab_dtype_name(lab_dtype t);
+
+/* One output of a case, in host memory owned by the task. */
+typedef struct lab_buffer {
+    const char *name;     /* "C", "count", ... : file DIR/<case>.<name>.bin */
+    lab_dtype type;
+    size_t count;
+    void *data;
+} lab_buffer;
+
+/* File format: one text line "LABDUMP 1 task=T case=C buffer=B seed=S type=f32 count=N\n"
+ * then count elements, little-endian. Returns 0, or -1 with a reason in err. */
+int lab_dump_write(const char *dir, const char *task, const char *case_name, uint64_t seed,
+                   const lab_buffer *b, char *err, size_t errlen);
+/* Reads into b->data, which must hold b->count elements of b->type; the header must name the
+ * same task, case, buffer, seed, type and count. */
+int lab_dump_read(const char *dir, const char *task, const char *case_name, uint64_t seed,
+                  const lab_buffer *b, char *err, size_t errlen);
+
+/* ======================================================================= graded tasks */
+enum lab_case_flags {
+    LAB_CASE_SPEED = 1u << 0,  /* the case the grader times against the reference */
+    LAB_CASE_SMALL = 1u << 1   /* small enough for compute-sanitizer */
+};
+
+typedef struct lab_case {
+    const char *name;   /* unique; --case NAME */
+    size_t dim[4];      /* task-specific sizes, e.g. M, N, K */
+    unsigned flags;
+} lab_case;
+
+/* One graded task: what the harness (lessons/L/T_harness.cu) hands to lab_task_main.
+ * The state (void *) is the task's own struct. Only `run` calls the student's code. */
+typedef struct lab_task {
+    const char *name;             /* "matmul_naive" */
+    const char *dims;             /* labels of dim[] for the table, e.g. "M N K" */
+    const char *unit;             /* "GFLOP/s" or "GB/s" */
+    const lab_case *cases;
+    size_t n_cases;
+    lab_tolerance tol;            /* default; --rtol / --atol override */
+    int reps, warmup;             /* defaults for --reps / --warmup */
+    /* host inputs drawn from the seed, host output buffers allocated; no CUDA calls */
+    void *(*make)(const lab_case *c, uint64_t seed);
+    /* fill out[0..n) with the host output buffers; returns n (<= max) */
+    size_t (*outputs)(void *st, lab_buffer *out, size_t max);
+    void (*upload)(void *st);     /* device buffers, inputs copied */
+    void (*reset)(void *st);      /* untimed, before every call: poison outputs, restore inputs */
+    void (*run)(void *st);        /* one call of the implementation (timed) */
+    void (*download)(void *st);   /* device outputs -> host output buffers */
+    void (*reference)(void *st);  /* optional: CPU reference into the host output buffers */
+    /* check the host outputs against the inputs (no CUDA calls) */
+    void (*verify)(void *st, lab_tolerance tol, lab_compare_result *r);
+    double (*work)(const lab_case *c); /* FLOPs or bytes of one call, for `unit` */
+    size_t (*cols)(const lab_case *c); /* optional: row length of the first output, for (row, col) */
+    void (*destroy)(void *st);    /* frees host and device memory */
+} lab_task;
+
+/* The whole harness: --list, --verify (no CUDA), --dump-reference (no CUDA), or run every
+ * selected case: reset, run, download, verify (and --dump), then time warm-up + reps.
+ * Prints one aligned table; returns the exit status (enum lab_exit). */
+int lab_task_main(const lab_task *t, int argc, char **argv);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* LAB_H */

@@ -1,0 +1,32 @@
+# Sourced by test scripts: helpers shared by every test group.
+# A script runs from the repository root; it exits 0 on pass, 77 on skip, 1 on failure.
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$ROOT" || exit 1
+TEST_FAILS=0
+TEST_TMP=$(mktemp -d "${TMPDIR:-/tmp}/labtest.XXXXXX")
+trap 'rm -rf "$TEST_TMP"' EXIT
+
+# SKIP with one clear line unless a CUDA device can run code here.
+require_gpu() {
+  if ! command -v nvidia-smi >/dev/null 2>&1 || ! nvidia-smi -L >/dev/null 2>&1; then
+    echo "SKIP: no CUDA device (nvidia-smi finds no GPU)"; exit 77
+  fi
+}
+
+ok()   { echo "ok   - $*"; }
+bad()  { echo "FAIL - $*"; TEST_FAILS=$((TEST_FAILS + 1)); }
+
+# expect_exit CODE DESCRIPTION command...   runs the command, output to the log
+expect_exit() {
+  local want=$1 what=$2; shift 2
+  "$@" >"$TEST_TMP/out" 2>&1; local rc=$?
+  if [ "$rc" -eq "$want" ]; then ok "$what (exit $rc)"
+  else bad "$what: exit $rc, expected $want"; sed 's/^/    /' "$TEST_TMP/out" | tail -n 15; fi
+}
+
+# expect_grep PATTERN FILE DESCRIPTION
+expect_grep() {
+  if grep -qE -- "$1" "$2"; then ok "$3"; else bad "$3: /$1/ not in $2"; sed 's/^/    /' "$2" | tail -n 10; fi
+}
+
+finish() { [ "$TEST_FAILS" -eq 0 ] && { echo "all checks passed"; exit 0; }; echo "$TEST_FAILS check(s) failed"; exit 1; }

@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# The lab's one install step (make deps; make run and make test call it first).
+# Checks what the build needs by compiling against it, so headers found through CPATH or a
+# non-Debian prefix count as present. Installs what is missing with apt-get when run as root;
+# otherwise prints the one command to run and fails.
+#
+#   required  libncurses-dev libinih-dev libcjson-dev libcmocka-dev   (Debian/Ubuntu names)
+#   optional  gnuplot-nox (figures), tmux (TUI tests), slurm-wlm munge (class-grading tests)
+set -u
+cc=${CC:-gcc}
+
+have_lib() { # header library
+  printf '#include <%s>\nint main(void){return 0;}\n' "$1" |
+    $cc -x c - -o /dev/null "-l$2" >/dev/null 2>&1
+}
+have_cmocka() {
+  printf '#include <stdarg.h>\n#include <stddef.h>\n#include <stdint.h>\n#include <setjmp.h>\n#include <cmocka.h>\nint main(void){return 0;}\n' |
+    $cc -x c - -o /dev/null -lcmocka >/dev/null 2>&1
+}
+
+missing=()
+have_lib curses.h ncursesw || missing+=(libncurses-dev)
+have_lib ini.h inih       || missing+=(libinih-dev)
+have_lib cjson/cJSON.h cjson || missing+=(libcjson-dev)
+have_cmocka               || missing+=(libcmocka-dev)
+
+optional=()
+command -v gnuplot >/dev/null || optional+=(gnuplot-nox)
+command -v tmux >/dev/null    || optional+=(tmux)
+command -v slurmctld >/dev/null || optional+=(slurm-wlm)
+command -v munged >/dev/null  || optional+=(munge)
+
+[ ${#missing[@]} -eq 0 ] && [ ${#optional[@]} -eq 0 ] && exit 0
+
+apt_install() {
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$@" >/dev/null 2>&1
+}
+
+if [ "$(id -u)" -ne 0 ] || ! command -v apt-get >/dev/null; then
+  if [ ${#missing[@]} -gt 0 ]; then
+    echo "deps: missing ${missing[*]}; install them with:" >&2
+    echo "  sudo apt-get install -y ${missing[*]} ${optional[*]}" >&2
+    exit 1
+  fi
+  echo "deps: optional packages not installed: ${optional[*]} (sudo apt-get install -y ${optional[*]})" >&2
+  exit 0
+fi
+
+echo "deps: installing ${missing[*]} ${optional[*]}"
+apt-get update -qq >/dev/null 2>&1
+if [ ${#missing[@]} -gt 0 ] && ! apt_install "${missing[@]}"; then
+  echo "deps: apt-get install ${missing[*]} failed; run it by hand to see why" >&2
+  exit 1
+fi
+for p in "${optional[@]}"; do
+  apt_install "$p" || echo "deps: optional package $p could not be installed; what needs it will SKIP" >&2
+done
+exit 0
