@@ -28,7 +28,12 @@ SHELL := /bin/bash
 CUDA_HOME ?= /usr/local/cuda
 NVCC      := $(CUDA_HOME)/bin/nvcc
 CC        := gcc
-BUILD     := build
+BUILD     ?= build
+# Class grading builds one student's exercises against the pristine course:
+#   make EXERCISES=class/alice/exercises EXBUILD=/tmp/grade/alice /tmp/grade/alice/exercises/L/T
+# Only the student's objects and binaries go to EXBUILD; everything else comes from BUILD.
+EXERCISES ?= exercises
+EXBUILD   ?= $(BUILD)
 
 ifeq ($(origin ARCH), undefined)
 ARCH := $(shell tools/detect-arch.sh)
@@ -64,6 +69,10 @@ $(BUILD)/obj/%.o: %.cu $(FLAGS_FILE)
 	@mkdir -p $(@D)
 	$(call quiet,NVCC,$<)$(NVCC) $(NVCCFLAGS) $(LESSON_INC) $(EXTRA_NVCCFLAGS) -MMD -MP -c $< -o $@
 
+$(EXBUILD)/obj/exercises/%.o: $(EXERCISES)/%.cu $(FLAGS_FILE)
+	@mkdir -p $(@D)
+	$(call quiet,NVCC,$<)$(NVCC) $(NVCCFLAGS) $(LESSON_INC) $(EXTRA_NVCCFLAGS) -MMD -MP -c $< -o $@
+
 $(BUILD)/obj/%.o: %.c $(FLAGS_FILE)
 	@mkdir -p $(@D)
 	$(call quiet,CC,$<)$(CC) $(CFLAGS) $(LESSON_INC) $(EXTRA_CFLAGS) -MMD -MP -c $< -o $@
@@ -85,11 +94,11 @@ $(LIBLAB_HOST): $(patsubst %,$(BUILD)/obj/%.o,$(basename $(COMMON_C)))
 	$(call quiet,AR,$@)rm -f $@; ar rcs $@ $^
 
 # ---------------------------------------------------------------- lessons, demos, tasks
-LESSONS   := $(patsubst lessons/%/,%,$(sort $(dir $(wildcard lessons/*/lesson.ini lessons/*/demo.cu))))
+LESSONS   := $(patsubst lessons/%/,%,$(sort $(dir $(wildcard lessons/*/lesson.ini lessons/*/demo.cu lessons/*/*_harness.cu))))
 HARNESSES := $(wildcard lessons/*/*_harness.cu)
 TASKS     := $(patsubst lessons/%_harness.cu,%,$(HARNESSES))
 DEMOS     := $(patsubst lessons/%/demo.cu,$(BUILD)/lessons/%/demo,$(wildcard lessons/*/demo.cu))
-TASK_BINS := $(foreach t,$(TASKS),$(BUILD)/exercises/$(t) $(BUILD)/solutions/$(t))
+TASK_BINS := $(foreach t,$(TASKS),$(EXBUILD)/exercises/$(t) $(BUILD)/solutions/$(t))
 
 -include $(wildcard lessons/*/lesson.mk)
 
@@ -98,7 +107,7 @@ lesson_support = $(patsubst %,$(BUILD)/obj/%.o,$(basename $(filter-out lessons/$
                    $(wildcard lessons/$(1)/*.cu lessons/$(1)/*.c))))
 
 define LESSON_RULES
-$(BUILD)/obj/lessons/$(1)/%.o $(BUILD)/obj/exercises/$(1)/%.o $(BUILD)/obj/solutions/$(1)/%.o: \
+$(BUILD)/obj/lessons/$(1)/%.o $(EXBUILD)/obj/exercises/$(1)/%.o $(BUILD)/obj/solutions/$(1)/%.o: \
     LESSON_INC := -Ilessons/$(1)
 $(BUILD)/lessons/$(1)/demo: $(BUILD)/obj/lessons/$(1)/demo.o $(call lesson_support,$(1)) $(LIBLAB)
 	@mkdir -p $$(@D)
@@ -106,14 +115,15 @@ $(BUILD)/lessons/$(1)/demo: $(BUILD)/obj/lessons/$(1)/demo.o $(call lesson_suppo
 endef
 $(foreach l,$(LESSONS),$(eval $(call LESSON_RULES,$(l))))
 
-# $(1) = L/T ; $(2) = exercises | solutions
+# $(1) = L/T ; $(2) = exercises | solutions ; $(3) = its build directory
 define TASK_RULES
-$(BUILD)/$(2)/$(1): $(BUILD)/obj/lessons/$(1)_harness.o $(BUILD)/obj/$(2)/$(1).o \
+$(3)/$(2)/$(1): $(BUILD)/obj/lessons/$(1)_harness.o $(3)/obj/$(2)/$(1).o \
                     $(call lesson_support,$(patsubst %/,%,$(dir $(1)))) $(LIBLAB)
 	@mkdir -p $$(@D)
 	$$(call quiet,LINK,$$@)$(NVCC) $(GENCODE) -o $$@ $$^ $(LDCUDA) $$(EXTRA_LDFLAGS)
 endef
-$(foreach t,$(TASKS),$(eval $(call TASK_RULES,$(t),exercises)) $(eval $(call TASK_RULES,$(t),solutions)))
+$(foreach t,$(TASKS),$(eval $(call TASK_RULES,$(t),exercises,$(EXBUILD))) \
+                     $(eval $(call TASK_RULES,$(t),solutions,$(BUILD))))
 
 # ---------------------------------------------------------------- grader
 GRADER_SRC := $(wildcard grader/*.c)
@@ -147,7 +157,7 @@ run: deps
 	$(Q)tools/run-main.sh
 
 test: deps
-	$(Q)$(MAKE) --no-print-directory all $(UNIT_BINS)
+	$(Q)$(MAKE) --no-print-directory all $(UNIT_BINS) $(TEST_BINS)
 	$(Q)tests/run.sh
 
 bench: deps
@@ -168,4 +178,4 @@ list-tasks:
 clean:
 	rm -rf $(BUILD)
 
--include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)
+-include $(shell find $(sort $(BUILD)/obj $(EXBUILD)/obj) -name '*.d' 2>/dev/null)

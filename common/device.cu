@@ -1,0 +1,204 @@
+// The device: what it says about itself, what the compiler gave a kernel, and the ceilings
+// every demo reads its numbers against — measured here, on this GPU, once per run.
+#include "lab.h"
+
+#include <cublas_v2.h>
+#include <stdlib.h>
+#include <string.h>
+
+// A kernel that does nothing: launching it proves this build has code for the device.
+static __global__ void probe_kernel(void) {}
+
+int lab_device_available(void)
+{
+    int n = 0;
+    return cudaGetDeviceCount(&n) == cudaSuccess && n > 0;
+}
+
+void lab_device_open(int ordinal)
+{
+    int n = 0;
+    cudaError_t err = cudaGetDeviceCount(&n);
+    if (err != cudaSuccess || n == 0) {
+        printf("SKIP: no CUDA device (%s)\n", err != cudaSuccess ? cudaGetErrorString(err) : "none found");
+        fflush(stdout);
+        exit(LAB_EXIT_SKIP);
+    }
+    if (ordinal >= n) {
+        fprintf(stderr, "error: --device %d, but this machine has %d CUDA device(s)\n", ordinal, n);
+        exit(LAB_EXIT_USAGE);
+    }
+    CUDA_CHECK(cudaSetDevice(ordinal));
+    probe_kernel<<<1, 1>>>();
+    CUDA_LAUNCH_CHECK();
+    CUDA_CHECK(cudaDeviceSynchronize());
+}
+
+static int attr(cudaDeviceAttr a, int dev)
+{
+    int v = 0;
+    if (cudaDeviceGetAttribute(&v, a, dev) != cudaSuccess) {
+        cudaGetLastError(); // an attribute this driver does not know: report 0, not an error
+        return 0;
+    }
+    return v;
+}
+
+void lab_device_query(int ordinal, lab_device_info *info)
+{
+    memset(info, 0, sizeof *info);
+    info->ordinal = ordinal;
+    cudaDeviceProp p;
+    CUDA_CHECK(cudaGetDeviceProperties(&p, ordinal));
+    snprintf(info->name, sizeof info->name, "%s", p.name);
+    info->cc_major = attr(cudaDevAttrComputeCapabilityMajor, ordinal);
+    info->cc_minor = attr(cudaDevAttrComputeCapabilityMinor, ordinal);
+    info->sm_count = attr(cudaDevAttrMultiProcessorCount, ordinal);
+    info->warp_size = attr(cudaDevAttrWarpSize, ordinal);
+    info->max_threads_per_block = attr(cudaDevAttrMaxThreadsPerBlock, ordinal);
+    info->max_threads_per_sm = attr(cudaDevAttrMaxThreadsPerMultiProcessor, ordinal);
+    info->regs_per_sm = attr(cudaDevAttrMaxRegistersPerMultiprocessor, ordinal);
+    info->global_mem_bytes = p.totalGlobalMem;
+    info->l2_bytes = (size_t)attr(cudaDevAttrL2CacheSize, ordinal);
+    info->smem_per_block = (size_t)attr(cudaDevAttrMaxSharedMemoryPerBlock, ordinal);
+    info->smem_per_block_optin = (size_t)attr(cudaDevAttrMaxSharedMemoryPerBlockOptin, ordinal);
+    info->smem_per_sm = (size_t)attr(cudaDevAttrMaxSharedMemoryPerMultiprocessor, ordinal);
+    info->clock_khz = attr(cudaDevAttrClockRate, ordinal);
+    info->mem_clock_khz = attr(cudaDevAttrMemoryClockRate, ordinal);
+    info->mem_bus_bits = attr(cudaDevAttrGlobalMemoryBusWidth, ordinal);
+    // Double data rate: two transfers per clock on each of the bus's bits.
+    info->dram_gbps_theoretical = 2.0 * info->mem_clock_khz * 1e3 * (info->mem_bus_bits / 8.0) / 1e9;
+    info->concurrent_managed_access = attr(cudaDevAttrConcurrentManagedAccess, ordinal);
+    info->async_engines = attr(cudaDevAttrAsyncEngineCount, ordinal);
+    cudaDriverGetVersion(&info->driver_version);
+    cudaRuntimeGetVersion(&info->runtime_version);
+}
+
+void lab_device_describe(const lab_device_info *i, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s (sm_%d%d, %d SMs, %.1f GiB, driver %d.%d, runtime %d.%d)", i->name,
+             i->cc_major, i->cc_minor, i->sm_count, i->global_mem_bytes / 1073741824.0,
+             i->driver_version / 1000, i->driver_version % 1000 / 10, i->runtime_version / 1000,
+             i->runtime_version % 1000 / 10);
+}
+
+void lab_kernel_info_get(const void *kernel, int block_threads, size_t dyn_smem, lab_kernel_info *out)
+{
+    memset(out, 0, sizeof *out);
+    cudaFuncAttributes fa;
+    CUDA_CHECK(cudaFuncGetAttributes(&fa, kernel));
+    out->regs = fa.numRegs;
+    out->static_smem = fa.sharedSizeBytes;
+    out->local_bytes = fa.localSizeBytes;
+    out->max_threads = fa.maxThreadsPerBlock;
+    int dev;
+    CUDA_CHECK(cudaGetDevice(&dev));
+    CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&out->blocks_per_sm, kernel,
+                                                             block_threads, dyn_smem));
+    int max_threads = attr(cudaDevAttrMaxThreadsPerMultiProcessor, dev);
+    out->occupancy = max_threads ? (double)out->blocks_per_sm * block_threads / max_threads : 0;
+}
+
+// ------------------------------------------------------------------ ceilings
+enum { CEIL_REPS = 7 };
+
+// Median milliseconds of CEIL_REPS timed calls after one warm-up.
+static double median_copy_ms(void *dst, const void *src, size_t bytes, cudaMemcpyKind kind)
+{
+    lab_timer t;
+    lab_timer_init(&t, 0);
+    double ms[CEIL_REPS];
+    CUDA_CHECK(cudaMemcpy(dst, src, bytes, kind));
+    for (int r = 0; r < CEIL_REPS; r++) {
+        lab_timer_start(&t);
+        CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, kind, 0));
+        ms[r] = lab_timer_stop(&t);
+    }
+    lab_timer_destroy(&t);
+    return lab_median(ms, CEIL_REPS);
+}
+
+double lab_ceiling_copy_gbps(void)
+{
+    static double cached;
+    if (cached == 0) {
+        const size_t bytes = (size_t)512 << 20; // far beyond L2: this is DRAM
+        void *a, *b;
+        CUDA_CHECK(cudaMalloc(&a, bytes));
+        CUDA_CHECK(cudaMalloc(&b, bytes));
+        CUDA_CHECK(cudaMemset(a, 1, bytes));
+        // A copy reads and writes every byte: count both, as every kernel's GB/s does.
+        cached = 2.0 * bytes / (median_copy_ms(b, a, bytes, cudaMemcpyDeviceToDevice) * 1e6);
+        CUDA_CHECK(cudaFree(a));
+        CUDA_CHECK(cudaFree(b));
+    }
+    return cached;
+}
+
+static double pinned_gbps(cudaMemcpyKind kind)
+{
+    const size_t bytes = (size_t)256 << 20;
+    void *h, *d;
+    CUDA_CHECK(cudaMallocHost(&h, bytes));
+    CUDA_CHECK(cudaMalloc(&d, bytes));
+    memset(h, 1, bytes);
+    double ms = kind == cudaMemcpyHostToDevice ? median_copy_ms(d, h, bytes, kind)
+                                               : median_copy_ms(h, d, bytes, kind);
+    CUDA_CHECK(cudaFreeHost(h));
+    CUDA_CHECK(cudaFree(d));
+    return bytes / (ms * 1e6);
+}
+
+double lab_ceiling_h2d_gbps(void)
+{
+    static double cached;
+    if (cached == 0)
+        cached = pinned_gbps(cudaMemcpyHostToDevice);
+    return cached;
+}
+
+double lab_ceiling_d2h_gbps(void)
+{
+    static double cached;
+    if (cached == 0)
+        cached = pinned_gbps(cudaMemcpyDeviceToHost);
+    return cached;
+}
+
+double lab_ceiling_sgemm_gflops(void)
+{
+    static double cached;
+    if (cached != 0)
+        return cached;
+    const int n = 4096;
+    const size_t bytes = (size_t)n * n * sizeof(float);
+    float *a, *b, *c;
+    CUDA_CHECK(cudaMalloc(&a, bytes));
+    CUDA_CHECK(cudaMalloc(&b, bytes));
+    CUDA_CHECK(cudaMalloc(&c, bytes));
+    CUDA_CHECK(cudaMemset(a, 0, bytes));
+    CUDA_CHECK(cudaMemset(b, 0, bytes));
+    cublasHandle_t h;
+    CUBLAS_CHECK(cublasCreate(&h));
+    // Default math: FP32 SGEMM stays on the FP32 units (TF32 tensor cores only when asked for),
+    // which is the contest every FP32 kernel of the course is measured against.
+    CUBLAS_CHECK(cublasSetMathMode(h, CUBLAS_DEFAULT_MATH));
+    const float one = 1.0f, zero = 0.0f;
+    lab_timer t;
+    lab_timer_init(&t, 0);
+    double ms[CEIL_REPS];
+    for (int r = -1; r < CEIL_REPS; r++) {
+        lab_timer_start(&t);
+        CUBLAS_CHECK(cublasSgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, n, n, n, &one, a, n, b, n, &zero, c, n));
+        float e = lab_timer_stop(&t);
+        if (r >= 0)
+            ms[r] = e;
+    }
+    lab_timer_destroy(&t);
+    CUBLAS_CHECK(cublasDestroy(h));
+    CUDA_CHECK(cudaFree(a));
+    CUDA_CHECK(cudaFree(b));
+    CUDA_CHECK(cudaFree(c));
+    cached = 2.0 * n * n * (double)n / (lab_median(ms, CEIL_REPS) * 1e6);
+    return cached;
+}

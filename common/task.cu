@@ -1,0 +1,265 @@
+// The graded-task harness: one main for every task, run with an exercise or a solution linked
+// in. It draws the inputs from the seed, runs and times the implementation, checks its outputs
+// on the CPU, and can dump them for a verifier process that runs none of the code under test.
+#include "lab.h"
+
+#include <errno.h>
+#include <string.h>
+#include <sys/stat.h>
+
+enum { MAX_BUFFERS = 8 };
+
+// "M=17 N=31 K=5" from the task's labels "M N K".
+static void format_dims(const lab_task *t, const lab_case *c, char *buf, size_t len)
+{
+    char labels[128];
+    snprintf(labels, sizeof labels, "%s", t->dims ? t->dims : "");
+    buf[0] = 0;
+    size_t used = 0, d = 0;
+    for (char *save = NULL, *tok = strtok_r(labels, " ", &save); tok && d < 4 && used < len;
+         tok = strtok_r(NULL, " ", &save), d++)
+        used += (size_t)snprintf(buf + used, len - used, "%s%s=%zu", d ? " " : "", tok, c->dim[d]);
+}
+
+static int check_options(const lab_task *t, const lab_options *o)
+{
+    if (o->n_positional) {
+        fprintf(stderr, "error: unexpected argument '%ld' (try --help)\n", o->positional[0]);
+        return -1;
+    }
+    for (size_t i = 0; i < o->n_cases; i++) {
+        size_t k = 0;
+        while (k < t->n_cases && strcmp(t->cases[k].name, o->cases[i]))
+            k++;
+        if (k == t->n_cases) {
+            fprintf(stderr, "error: no case named '%s' (see --list)\n", o->cases[i]);
+            return -1;
+        }
+    }
+    int modes = !!o->verify_dir + !!o->reference_dir + !!o->dump_dir;
+    if (modes > 1) {
+        fprintf(stderr, "error: --dump, --verify and --dump-reference exclude each other\n");
+        return -1;
+    }
+    if (o->reference_dir && !t->reference) {
+        fprintf(stderr, "error: task %s has no CPU reference to dump\n", t->name);
+        return -1;
+    }
+    struct stat sb;
+    if (o->verify_dir && (stat(o->verify_dir, &sb) != 0 || !S_ISDIR(sb.st_mode))) {
+        fprintf(stderr, "error: --verify %s: no such directory\n", o->verify_dir);
+        return -1;
+    }
+    const char *out_dir = o->dump_dir ? o->dump_dir : o->reference_dir;
+    if (out_dir && mkdir(out_dir, 0777) != 0 && errno != EEXIST) {
+        fprintf(stderr, "error: cannot create %s: %s\n", out_dir, strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
+static void list_cases(const lab_task *t)
+{
+    for (size_t i = 0; i < t->n_cases; i++) {
+        const lab_case *c = &t->cases[i];
+        char dims[128];
+        format_dims(t, c, dims, sizeof dims);
+        const char *flags = (c->flags & LAB_CASE_SPEED) && (c->flags & LAB_CASE_SMALL) ? "speed,small"
+                            : c->flags & LAB_CASE_SPEED                             ? "speed"
+                            : c->flags & LAB_CASE_SMALL                             ? "small"
+                                                                                    : "-";
+        printf("%s\t%s\t%s\n", c->name, dims, flags);
+    }
+}
+
+static lab_table *new_table(void)
+{
+    static const char *const cols[] = {"case", "sizes", "status", "time", "rate", "max rel err", "detail"};
+    return lab_table_new("", cols, sizeof cols / sizeof *cols);
+}
+
+static void add_row(lab_table *tab, const lab_task *t, const lab_case *c, const lab_case_result *res)
+{
+    char dims[128], time[32] = "-", rate[32] = "-", err[32], detail[300] = "";
+    format_dims(t, c, dims, sizeof dims);
+    if (res->timing.reps > 0) {
+        lab_fmt_ms(res->timing.median_ms, time, sizeof time);
+        lab_fmt_rate(res->throughput, t->unit, rate, sizeof rate);
+    }
+    snprintf(err, sizeof err, "%.2g", res->cmp.max_rel_err);
+    if (res->cmp.note[0])
+        snprintf(detail, sizeof detail, "%s", res->cmp.note);
+    else if (res->cmp.shown) {
+        char m[160];
+        lab_mismatch_format(&res->cmp.first[0], res->cols, m, sizeof m);
+        snprintf(detail, sizeof detail, "%zu wrong, first %s", res->cmp.bad, m);
+    }
+    const char *cells[] = {c->name, dims, lab_status_name(res->status), time, rate, err, detail};
+    lab_table_row(tab, cells);
+}
+
+static size_t buffers_of(const lab_task *t, void *st, lab_buffer *b)
+{
+    size_t n = t->outputs(st, b, MAX_BUFFERS);
+    return n < MAX_BUFFERS ? n : MAX_BUFFERS;
+}
+
+// --verify: outputs come from the dump, inputs from the seed; no CUDA call anywhere.
+static void verify_case(const lab_task *t, const lab_options *o, lab_tolerance tol, const lab_case *c,
+                        lab_case_result *res)
+{
+    void *st = t->make(c, o->seed);
+    lab_buffer b[MAX_BUFFERS];
+    size_t nb = buffers_of(t, st, b);
+    char err[512];
+    int loaded = 1;
+    for (size_t i = 0; i < nb && loaded; i++)
+        if (lab_dump_read(o->verify_dir, t->name, c->name, o->seed, &b[i], err, sizeof err)) {
+            lab_compare_fail(&res->cmp, "%s", err);
+            loaded = 0;
+        }
+    if (loaded)
+        t->verify(st, tol, &res->cmp);
+    t->destroy(st);
+}
+
+static int write_dump(const lab_task *t, const char *dir, uint64_t seed, const lab_case *c, void *st)
+{
+    lab_buffer b[MAX_BUFFERS];
+    size_t nb = buffers_of(t, st, b);
+    char err[512];
+    for (size_t i = 0; i < nb; i++)
+        if (lab_dump_write(dir, t->name, c->name, seed, &b[i], err, sizeof err)) {
+            fprintf(stderr, "error: %s\n", err);
+            return -1;
+        }
+    return 0;
+}
+
+typedef struct run_ctx {
+    const lab_task *t;
+    void *st;
+} run_ctx;
+
+static void bench_run(void *arg)
+{
+    run_ctx *r = (run_ctx *)arg;
+    r->t->run(r->st);
+}
+
+static void bench_reset(void *arg)
+{
+    run_ctx *r = (run_ctx *)arg;
+    r->t->reset(r->st);
+}
+
+// Run, check, (dump), then time: the checked output is that of the first call after a reset,
+// so a result left over from an earlier call can never pass for this one.
+static int run_case(const lab_task *t, const lab_options *o, lab_tolerance tol, int warmup, int reps,
+                    const lab_case *c, lab_case_result *res)
+{
+    void *st = t->make(c, o->seed);
+    t->upload(st);
+    t->reset(st);
+    t->run(st);
+    CUDA_CHECK(cudaGetLastError());
+    CUDA_CHECK(cudaDeviceSynchronize());
+    t->download(st);
+    if (o->dump_dir && write_dump(t, o->dump_dir, o->seed, c, st)) {
+        t->destroy(st);
+        return -1;
+    }
+    t->verify(st, tol, &res->cmp);
+    run_ctx ctx = {t, st};
+    lab_bench_opts bo = {warmup, reps, o->flush_l2, bench_reset};
+    res->timing = lab_bench(bench_run, &ctx, &bo);
+    double work = t->work ? t->work(c) : 0;
+    res->throughput = res->timing.median_ms > 0 ? work / (res->timing.median_ms * 1e6) : 0;
+    t->destroy(st);
+    return 0;
+}
+
+int lab_task_main(const lab_task *t, int argc, char **argv)
+{
+    lab_options o;
+    char what[256];
+    snprintf(what, sizeof what, "%s: runs the cases of task %s, checks and times them", argv[0], t->name);
+    int rc = lab_cli_parse(argc, argv, what, NULL, &o);
+    if (rc)
+        return rc > 0 ? LAB_EXIT_PASS : LAB_EXIT_USAGE;
+    if (check_options(t, &o))
+        return LAB_EXIT_USAGE;
+    if (o.list) {
+        list_cases(t);
+        return LAB_EXIT_PASS;
+    }
+    lab_tolerance tol = t->tol;
+    if (o.rtol >= 0)
+        tol.rel_tol = o.rtol;
+    if (o.atol >= 0)
+        tol.abs_tol = o.atol;
+    int reps = o.reps > 0 ? o.reps : t->reps > 0 ? t->reps : 5;
+    int warmup = o.warmup >= 0 ? o.warmup : t->warmup >= 0 ? t->warmup : 1;
+
+    if (o.reference_dir) {
+        for (size_t i = 0; i < t->n_cases; i++) {
+            const lab_case *c = &t->cases[i];
+            if (!lab_cli_case_selected(&o, c->name))
+                continue;
+            void *st = t->make(c, o.seed);
+            t->reference(st);
+            int bad = write_dump(t, o.reference_dir, o.seed, c, st);
+            t->destroy(st);
+            if (bad)
+                return LAB_EXIT_USAGE;
+        }
+        return LAB_EXIT_PASS;
+    }
+
+    char device[320] = "";
+    if (!o.verify_dir) {
+        lab_device_open(o.device);
+        lab_device_info info;
+        lab_device_query(o.device, &info);
+        lab_device_describe(&info, device, sizeof device);
+    }
+    size_t planned = 0;
+    for (size_t i = 0; i < t->n_cases; i++)
+        planned += lab_cli_case_selected(&o, t->cases[i].name);
+    lab_report *rep = lab_report_open(o.report, argv[0], t->name, o.seed, planned);
+    if (!rep)
+        return LAB_EXIT_USAGE;
+    if (device[0])
+        lab_report_comment(rep, "device: %s", device);
+    printf("%s — %s of %s, seed %llu%s%s\n", t->name, o.verify_dir ? "verifying the dump" : "running",
+           argv[0], (unsigned long long)o.seed, device[0] ? ", on " : "", device);
+    fflush(stdout);
+
+    lab_table *tab = new_table();
+    size_t passed = 0, failed = 0;
+    for (size_t i = 0; i < t->n_cases; i++) {
+        const lab_case *c = &t->cases[i];
+        if (!lab_cli_case_selected(&o, c->name))
+            continue;
+        lab_case_result res;
+        memset(&res, 0, sizeof res);
+        res.name = c->name;
+        res.unit = t->unit;
+        res.cols = t->cols ? t->cols(c) : 0;
+        lab_compare_init(&res.cmp);
+        if (o.verify_dir)
+            verify_case(t, &o, tol, c, &res);
+        else if (run_case(t, &o, tol, warmup, reps, c, &res))
+            return LAB_EXIT_USAGE;
+        res.status = lab_compare_passed(&res.cmp) ? LAB_PASS : LAB_FAIL;
+        res.status == LAB_PASS ? passed++ : failed++;
+        lab_report_case(rep, &res);
+        add_row(tab, t, c, &res);
+    }
+    lab_table_print(tab, stdout);
+    lab_table_free(tab);
+    printf("%zu of %zu cases passed\n", passed, passed + failed);
+    if (lab_report_close(rep))
+        return LAB_EXIT_USAGE;
+    return failed ? LAB_EXIT_FAIL : LAB_EXIT_PASS;
+}
