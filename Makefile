@@ -22,6 +22,7 @@
 MAKEFLAGS += --no-builtin-rules --no-builtin-variables
 .SUFFIXES:
 .DELETE_ON_ERROR:
+.SECONDARY:
 .DEFAULT_GOAL := all
 SHELL := /bin/bash
 

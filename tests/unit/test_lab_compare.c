@@ -1,0 +1,144 @@
+// Tolerance comparison and the matrix-product check, exact and Freivalds paths.
+#include "cmocka_all.h"
+#include "lab.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void counts_errors_and_first_mismatches(void **state)
+{
+    (void)state;
+    float e[5] = {1, 2, 3, 4, 5}, g[5] = {1, 2.5f, 3, NAN, 5.000001f};
+    lab_compare_result r;
+    lab_compare_init(&r);
+    lab_tolerance tol = {0, 1e-5};
+    lab_compare_f32(e, g, 5, tol, &r);
+    assert_int_equal(r.checked, 5);
+    assert_int_equal(r.bad, 2);
+    assert_int_equal(r.shown, 2);
+    assert_int_equal(r.first[0].index, 1);
+    assert_true(r.first[0].got == 2.5);
+    assert_int_equal(r.first[1].index, 3);
+    assert_true(isnan(r.first[1].got));
+    assert_true(fabs(r.max_abs_err - 0.5) < 1e-12);
+    assert_false(lab_compare_passed(&r));
+}
+
+static void tolerance_is_abs_plus_rel(void **state)
+{
+    (void)state;
+    lab_compare_result r;
+    lab_compare_init(&r);
+    lab_tolerance tol = {0.1, 0.01};
+    assert_true(lab_compare_one(&r, 0, 100.0, 101.05, 100.0, tol));  // 1.05 <= 0.1 + 1
+    assert_false(lab_compare_one(&r, 1, 100.0, 101.2, 100.0, tol)); // 1.2 > 1.1
+    assert_true(lab_compare_one(&r, 2, INFINITY, INFINITY, 0, tol));
+    assert_false(lab_compare_one(&r, 3, 1.0, INFINITY, 1.0, tol));
+    assert_int_equal(r.bad, 2);
+}
+
+static void integers_and_notes(void **state)
+{
+    (void)state;
+    int32_t e[3] = {1, 2, 3}, g[3] = {1, 2, 4};
+    lab_compare_result r;
+    lab_compare_init(&r);
+    lab_compare_i32(e, g, 3, &r);
+    assert_int_equal(r.bad, 1);
+    lab_compare_init(&r);
+    assert_true(lab_compare_passed(&r));
+    lab_compare_fail(&r, "count %d, expected %d", 5, 7);
+    lab_compare_fail(&r, "second");
+    assert_false(lab_compare_passed(&r));
+    assert_string_equal(r.note, "count 5, expected 7; second");
+}
+
+static void mismatch_text_names_row_and_col(void **state)
+{
+    (void)state;
+    lab_mismatch m = {1000, 1.5, 0};
+    char buf[160];
+    lab_mismatch_format(&m, 65, buf, sizeof buf);
+    assert_string_equal(buf, "[1000] (row 15, col 25) expected 1.5 got 0");
+    lab_mismatch_format(&m, 0, buf, sizeof buf);
+    assert_string_equal(buf, "[1000] expected 1.5 got 0");
+}
+
+typedef struct gemm {
+    size_t M, N, K;
+    float *A, *B, *C;
+} gemm;
+
+static gemm make_gemm(size_t M, size_t N, size_t K)
+{
+    gemm g = {M, N, K, malloc(M * K * 4), malloc(K * N * 4), malloc(M * N * 4)};
+    lab_fill_f32(g.A, M * K, -1, 1, 1);
+    lab_fill_f32(g.B, K * N, -1, 1, 2);
+    lab_gemm_ref_f32(g.A, g.B, g.C, M, N, K);
+    return g;
+}
+
+static void free_gemm(gemm *g)
+{
+    free(g->A);
+    free(g->B);
+    free(g->C);
+}
+
+static int gemm_passes(const gemm *g)
+{
+    lab_compare_result r;
+    lab_compare_init(&r);
+    lab_tolerance tol = {0, 5e-5};
+    lab_check_gemm_f32(g->A, g->B, g->C, g->M, g->N, g->K, tol, 3, &r);
+    return lab_compare_passed(&r);
+}
+
+static void gemm_exact_path(void **state)
+{
+    (void)state;
+    gemm g = make_gemm(37, 29, 53);
+    assert_true(gemm_passes(&g));
+    g.C[100] += 0.01f;
+    assert_false(gemm_passes(&g));
+    g.C[100] -= 0.01f;
+    g.C[5] = NAN;
+    assert_false(gemm_passes(&g));
+    free_gemm(&g);
+}
+
+// Above LAB_GEMM_EXACT_LIMIT: a transposed result and a zeroed 32×32 tile must still fail.
+static void gemm_freivalds_path(void **state)
+{
+    (void)state;
+    gemm g = make_gemm(1400, 1400, 1100); // 2.16e9 > 2^31 multiply-adds
+    assert_true(g.M * g.N * g.K > LAB_GEMM_EXACT_LIMIT);
+    assert_true(gemm_passes(&g));
+    float *saved = malloc(g.M * g.N * 4);
+    memcpy(saved, g.C, g.M * g.N * 4);
+    for (size_t i = 0; i < g.M; i++)
+        for (size_t j = 0; j < g.N; j++)
+            g.C[i * g.N + j] = saved[j * g.N + i];
+    assert_false(gemm_passes(&g));
+    memcpy(g.C, saved, g.M * g.N * 4);
+    for (size_t i = 600; i < 632; i++)
+        for (size_t j = 700; j < 732; j++)
+            g.C[i * g.N + j] = 0;
+    assert_false(gemm_passes(&g));
+    free(saved);
+    free_gemm(&g);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(counts_errors_and_first_mismatches),
+        cmocka_unit_test(tolerance_is_abs_plus_rel),
+        cmocka_unit_test(integers_and_notes),
+        cmocka_unit_test(mismatch_text_names_row_and_col),
+        cmocka_unit_test(gemm_exact_path),
+        cmocka_unit_test(gemm_freivalds_path),
+    };
+    return cmocka_run_group_tests_name("lab compare", tests, NULL, NULL);
+}
