@@ -9,6 +9,8 @@
 // version 2: naive, threadIdx.x walks the columns of C (coalesced)           ./demo 2
 //
 // Every version is checked against version 0 on sampled entries before it is timed.
+// A second table re-measures the seed lecture's simpleMultiply shapes, C (n×n) = A (n×32) ·
+// B (32×n) for n = 512 … 32768, next to the times it reported on a compute-capability 6.1 GPU.
 #include "lab.h"
 
 #include <cublas_v2.h>
@@ -108,6 +110,43 @@ static const version versions[] = {
     {2, "naive-cols", "thread x -> column of C: B read coalesced, A broadcast", run_cols_v2},
 };
 enum { N_VERSIONS = sizeof versions / sizeof *versions };
+
+// ======================================================================= the seed's table
+// simpleMultiply in the Spanish lecture: one thread per element, K = TILE_DIM = 32, times in
+// ms measured on "venus" (compute capability 6.1), column "Global Memory".
+static const struct {
+    int n;
+    double seed_ms;
+} seed_rows[] = {{512, 0.219},   {1024, 0.546},   {2048, 1.904},   {4096, 7.317},
+                 {8192, 31.176}, {16384, 128.212}, {32768, 471.209}};
+
+static void seed_table(const lab_options *o, problem *p, lab_table *t)
+{
+    const int K = 32;
+    int n_rows = (int)(sizeof seed_rows / sizeof *seed_rows);
+    for (int r = 0; r < (o->quick ? 2 : n_rows); r++) {
+        int n = seed_rows[r].n;
+        float *dA, *dB, *dC;
+        CUDA_CHECK(cudaMalloc(&dA, (size_t)n * K * sizeof(float)));
+        CUDA_CHECK(cudaMalloc(&dB, (size_t)K * n * sizeof(float)));
+        CUDA_CHECK(cudaMalloc(&dC, (size_t)n * n * sizeof(float)));
+        CUDA_CHECK(cudaMemset(dA, 0, (size_t)n * K * sizeof(float)));
+        CUDA_CHECK(cudaMemset(dB, 0, (size_t)K * n * sizeof(float)));
+        p->M = p->N = n;
+        p->K = K;
+        p->A = dA;
+        p->B = dB;
+        p->C = dC;
+        lab_bench_opts bo = {1, o->reps > 0 ? o->reps : 5, o->flush_l2, NULL};
+        double naive = lab_bench(run_cols_v2, p, &bo).median_ms;
+        double blas = lab_bench(run_cublas_v0, p, &bo).median_ms;
+        lab_table_rowf(t, "%d|%.3f|%.3f|%.3f|%.0fx|%.0f", n, seed_rows[r].seed_ms, naive, blas,
+                       seed_rows[r].seed_ms / naive, 2.0 * n * n * K / (naive * 1e6));
+        CUDA_CHECK(cudaFree(dA));
+        CUDA_CHECK(cudaFree(dB));
+        CUDA_CHECK(cudaFree(dC));
+    }
+}
 
 // ======================================================================= main
 // Largest relative error (to sum |a b|) of C over sampled entries, against the CPU.
@@ -212,12 +251,21 @@ int main(int argc, char **argv)
         free(hA);
         free(hB);
     }
+    fprintf(stderr, "\r  measuring the seed's shapes...      ");
+    static const char *const seed_cols[] = {"n", "seed ms (cc 6.1)", "naive-cols ms", "cuBLAS ms",
+                                            "speed-up", "naive GFLOP/s"};
+    lab_table *st = lab_table_new("The seed's simpleMultiply, C(n×n) = A(n×32)·B(32×n), then and now",
+                                  seed_cols, 6);
+    seed_table(&o, &p, st);
     fprintf(stderr, "\r%40s\r", "");
     CUBLAS_CHECK(cublasDestroy(p.blas));
     lab_table_print(t, stdout);
+    lab_table_print(st, stdout);
     int status = LAB_EXIT_PASS;
-    if (o.csv_dir && lab_table_write_csv(t, o.csv_dir, "03-naive-matmul_versions"))
+    if (o.csv_dir && (lab_table_write_csv(t, o.csv_dir, "03-naive-matmul_versions") ||
+                      lab_table_write_csv(st, o.csv_dir, "03-naive-matmul_seed")))
         status = LAB_EXIT_USAGE;
     lab_table_free(t);
+    lab_table_free(st);
     return status;
 }

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# make bench: every lesson's demo, its tables to build/bench/*.csv and the terminal, then the
+# lesson's figures (lessons/L/plot.gp -> build/bench/*.svg) where gnuplot is installed.
+#   tools/bench.sh LESSON...
+set -u
+cd "$(dirname "$0")/.."
+out=build/bench
+mkdir -p "$out"
+total=$# i=0 failed=0
+for lesson in "$@"; do
+  i=$((i + 1))
+  demo=build/lessons/$lesson/demo
+  [ -x "$demo" ] || continue
+  printf '\n[%d/%d] %s\n' "$i" "$total" "$lesson"
+  "$demo" --csv "$out" 2>&1 | tee "$out/$lesson.log"
+  rc=${PIPESTATUS[0]}
+  case $rc in
+    0) ;;
+    77) echo "SKIP $lesson: no usable GPU"; continue ;;
+    *) echo "FAIL $lesson: demo exited $rc"; failed=$((failed + 1)); continue ;;
+  esac
+  if [ -f "lessons/$lesson/plot.gp" ]; then
+    if command -v gnuplot >/dev/null; then
+      gnuplot -e "csvdir='$out'; outdir='$out'" "lessons/$lesson/plot.gp" && echo "figures: $(ls "$out"/"$lesson"*.svg 2>/dev/null | tr '\n' ' ')"
+    else
+      echo "no gnuplot: figures of $lesson not drawn (apt-get install gnuplot-nox)"
+    fi
+  fi
+done
+echo "tables in $out/"
+[ "$failed" -eq 0 ]
