@@ -1,0 +1,558 @@
+// Lesson 01 demo: what a branch costs when it splits a warp, how a reduction tree avoids the
+// split, and what unrolling and inlining buy today. Every version runs and is checked in one go.
+//
+//   make build/lessons/01-divergence/demo && build/lessons/01-divergence/demo [VERSION...]
+//   --quick: small sizes (seconds); --csv DIR: each table as DIR/01-divergence_<table>.csv
+//
+// version 1: branch on threadIdx.x % 2: every warp runs both paths, one after the other   ./demo 1
+// version 2: branch on (threadIdx.x / warpSize) % 2: each warp runs one path              ./demo 2
+// version 3: reduction, interleaved addressing, tid % (2*s) test (divergent tree)         ./demo 3
+// version 4: reduction, sequential addressing, tid < s test (whole warps drop out)        ./demo 4
+// version 5: reduction, sequential addressing until 32 values remain, then warp shuffles  ./demo 5
+// version 6: 16 strided loads per thread, #pragma unroll 1 (one load in flight)           ./demo 6
+// version 7: 16 strided loads per thread, #pragma unroll (16 loads in flight)             ./demo 7
+// version 8: a loop that calls a __noinline__ device function                             ./demo 8
+// version 9: the same loop with the function inlined (__forceinline__)                    ./demo 9
+//
+// Versions 1-2 and 8-9 are rated in FLOP/s against the cuBLAS SGEMM ceiling, 3-7 in bytes read
+// per second against the device-to-device copy ceiling, both measured here, in this run.
+#include "lab.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define BRANCH_ITERS 512 // FMAs per thread in each path of versions 1-2
+#define CALL_ITERS 512   // calls per thread in versions 8-9
+#define REDUCE_THREADS 256
+#define LOADS_PER_THREAD 16
+#define FULL_MASK 0xffffffffu
+
+static_assert(REDUCE_THREADS == 256, "the reduction kernels are written for 8 warps per block");
+
+// ======================================================================= CPU reference
+// The two paths of versions 1-2. fmaf rounds once, exactly as the GPU's FFMA does, so the GPU
+// result must match these bit for bit.
+static float path_a_cpu(float x)
+{
+    for (int k = 0; k < BRANCH_ITERS; ++k) x = fmaf(x, 0.999f, 0.001f);
+    return x;
+}
+
+static float path_b_cpu(float x)
+{
+    for (int k = 0; k < BRANCH_ITERS; ++k) x = fmaf(x, x, -0.25f);
+    return x;
+}
+
+static float step_cpu(float x)
+{
+    for (int k = 0; k < CALL_ITERS; ++k) x = fmaf(x, 0.999f, 0.001f);
+    return x;
+}
+
+// Integer-valued inputs (see the task's harness): every summation order gives the exact sum.
+static void fill_small_integers(float *x, size_t n, uint64_t seed)
+{
+    int32_t *as_int = (int32_t *)(void *)x;
+    lab_fill_i32(as_int, n, -8, 8, seed);
+    for (size_t i = 0; i < n; ++i) {
+        int32_t v;
+        memcpy(&v, &x[i], sizeof v);
+        x[i] = (float)v;
+    }
+}
+
+static double exact_sum(const float *x, size_t n)
+{
+    double s = 0.0;
+    for (size_t i = 0; i < n; ++i) s += x[i];
+    return s;
+}
+
+// ======================================================================= kernels
+static __device__ float path_a(float x)
+{
+    for (int k = 0; k < BRANCH_ITERS; ++k) x = fmaf(x, 0.999f, 0.001f);
+    return x;
+}
+
+// A different dependence (x·x instead of x·constant), so the compiler cannot merge the two paths
+// into one loop with selected constants: each path stays its own loop.
+static __device__ float path_b(float x)
+{
+    for (int k = 0; k < BRANCH_ITERS; ++k) x = fmaf(x, x, -0.25f);
+    return x;
+}
+
+// Version 1: odd and even lanes disagree in every warp. The warp runs path_a with the even lanes
+// masked off, then path_b with the odd lanes masked off: twice the issue slots for the same work.
+static __global__ void branch_thread_v1(const float *in, float *out, unsigned n)
+{
+    const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n) return;
+    const float x = in[i];
+    out[i] = (threadIdx.x % 2) ? path_a(x) : path_b(x);
+}
+
+// Version 2: the same two paths, chosen per warp: a warp's 32 lanes always agree.
+static __global__ void branch_warp_v2(const float *in, float *out, unsigned n)
+{
+    const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n) return;
+    const float x = in[i];
+    out[i] = ((threadIdx.x / warpSize) % 2) ? path_a(x) : path_b(x);
+}
+
+// Versions 3-5 each reduce REDUCE_THREADS inputs per block to one partial; the launcher applies
+// the same kernel again to the partials until one value is left.
+//
+// Version 3: at step s only threads with tid % (2s) == 0 add. At s = 1 half the lanes of every
+// warp work, at s = 2 a quarter...: every warp stays busy to the end while doing less and less,
+// and the % on a variable is itself a slow integer sequence.
+static __global__ void reduce_interleaved_v3(const float *in, unsigned n, float *partial)
+{
+    __shared__ float s_data[REDUCE_THREADS];
+    const unsigned tid = threadIdx.x;
+    const unsigned i = blockIdx.x * blockDim.x + tid;
+    s_data[tid] = i < n ? in[i] : 0.0f;
+    __syncthreads();
+    for (unsigned s = 1; s < blockDim.x; s *= 2) {
+        if (tid % (2 * s) == 0) s_data[tid] += s_data[tid + s];
+        __syncthreads();
+    }
+    if (tid == 0) partial[blockIdx.x] = s_data[0];
+}
+
+// Version 4: at step s the threads tid < s add s_data[tid + s]. The active threads are the low
+// ones, so whole warps go idle together (128, 64, 32 active threads are 4, 2, 1 full warps); only
+// the last five steps, s < 32, split a warp.
+static __global__ void reduce_sequential_v4(const float *in, unsigned n, float *partial)
+{
+    __shared__ float s_data[REDUCE_THREADS];
+    const unsigned tid = threadIdx.x;
+    const unsigned i = blockIdx.x * blockDim.x + tid;
+    s_data[tid] = i < n ? in[i] : 0.0f;
+    __syncthreads();
+    for (unsigned s = blockDim.x / 2; s > 0; s /= 2) {
+        if (tid < s) s_data[tid] += s_data[tid + s];
+        __syncthreads();
+    }
+    if (tid == 0) partial[blockIdx.x] = s_data[0];
+}
+
+// Version 5: as 4 while s >= 32, then the first warp finishes in registers with shuffles: all 32
+// lanes take part in every shuffle, no shared memory, no block-wide barrier for the last steps.
+static __global__ void reduce_shuffle_v5(const float *in, unsigned n, float *partial)
+{
+    __shared__ float s_data[REDUCE_THREADS];
+    const unsigned tid = threadIdx.x;
+    const unsigned i = blockIdx.x * blockDim.x + tid;
+    s_data[tid] = i < n ? in[i] : 0.0f;
+    __syncthreads();
+    for (unsigned s = blockDim.x / 2; s >= 32; s /= 2) {
+        if (tid < s) s_data[tid] += s_data[tid + s];
+        __syncthreads();
+    }
+    if (tid < 32) {
+        float v = s_data[tid];
+        for (int offset = 16; offset > 0; offset /= 2) v += __shfl_down_sync(FULL_MASK, v, offset);
+        if (tid == 0) partial[blockIdx.x] = v;
+    }
+}
+
+// Versions 6-7: thread t adds in[t + j * threads] for j < 16 (coalesced for every j). Without
+// unrolling, each iteration's add waits for its own load before the next load issues: one load in
+// flight per thread. Unrolled, the 16 independent loads issue back to back and their latencies
+// overlap. The branch saved per iteration is the smaller gain.
+static __global__ void strided_sum_rolled_v6(const float *in, float *out)
+{
+    const unsigned t = blockIdx.x * blockDim.x + threadIdx.x;
+    const unsigned threads = gridDim.x * blockDim.x;
+    float acc = 0.0f;
+#pragma unroll 1
+    for (int j = 0; j < LOADS_PER_THREAD; ++j) acc += in[t + j * threads];
+    out[t] = acc;
+}
+
+static __global__ void strided_sum_unrolled_v7(const float *in, float *out)
+{
+    const unsigned t = blockIdx.x * blockDim.x + threadIdx.x;
+    const unsigned threads = gridDim.x * blockDim.x;
+    float acc = 0.0f;
+#pragma unroll
+    for (int j = 0; j < LOADS_PER_THREAD; ++j) acc += in[t + j * threads];
+    out[t] = acc;
+}
+
+// Versions 8-9: one FMA of work per call. Out of line, each call also pays the call and return,
+// the moves into the argument registers the ABI fixes, and a loop the compiler cannot unroll
+// across the call.
+static __device__ __noinline__ float step_call(float x)
+{
+    return fmaf(x, 0.999f, 0.001f);
+}
+
+static __device__ __forceinline__ float step_inline(float x)
+{
+    return fmaf(x, 0.999f, 0.001f);
+}
+
+static __global__ void call_noinline_v8(const float *in, float *out, unsigned n)
+{
+    const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n) return;
+    float x = in[i];
+    for (int k = 0; k < CALL_ITERS; ++k) x = step_call(x);
+    out[i] = x;
+}
+
+static __global__ void call_inline_v9(const float *in, float *out, unsigned n)
+{
+    const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n) return;
+    float x = in[i];
+    for (int k = 0; k < CALL_ITERS; ++k) x = step_inline(x);
+    out[i] = x;
+}
+
+// ======================================================================= launchers
+typedef struct problem {
+    unsigned n;        // elements
+    const float *in;   // device, n floats
+    float *out;        // device, n floats
+    float *partial[2]; // device, ceil(n / 256) floats each: the reduction levels alternate
+    const float *result; // where the last reduction left its single value
+} problem;
+
+typedef void (*block_reduce_kernel)(const float *, unsigned, float *);
+
+static void reduce_with(problem *p, block_reduce_kernel kernel)
+{
+    const float *src = p->in;
+    unsigned count = p->n;
+    int level = 0;
+    while (count > 1) {
+        const unsigned blocks = (count + REDUCE_THREADS - 1) / REDUCE_THREADS;
+        float *dst = p->partial[level % 2];
+        kernel<<<blocks, REDUCE_THREADS>>>(src, count, dst);
+        CUDA_LAUNCH_CHECK();
+        src = dst;
+        count = blocks;
+        ++level;
+    }
+    p->result = src;
+}
+
+static unsigned blocks_for(unsigned n, unsigned threads)
+{
+    return (n + threads - 1) / threads;
+}
+
+static void run_branch_thread_v1(void *arg)
+{
+    problem *p = (problem *)arg;
+    branch_thread_v1<<<blocks_for(p->n, 256), 256>>>(p->in, p->out, p->n);
+    CUDA_LAUNCH_CHECK();
+}
+
+static void run_branch_warp_v2(void *arg)
+{
+    problem *p = (problem *)arg;
+    branch_warp_v2<<<blocks_for(p->n, 256), 256>>>(p->in, p->out, p->n);
+    CUDA_LAUNCH_CHECK();
+}
+
+static void run_reduce_interleaved_v3(void *arg)
+{
+    reduce_with((problem *)arg, reduce_interleaved_v3);
+}
+
+static void run_reduce_sequential_v4(void *arg)
+{
+    reduce_with((problem *)arg, reduce_sequential_v4);
+}
+
+static void run_reduce_shuffle_v5(void *arg)
+{
+    reduce_with((problem *)arg, reduce_shuffle_v5);
+}
+
+// n is a multiple of 256 * LOADS_PER_THREAD (see main), so every thread has all 16 loads.
+static void run_rolled_v6(void *arg)
+{
+    problem *p = (problem *)arg;
+    strided_sum_rolled_v6<<<p->n / LOADS_PER_THREAD / 256, 256>>>(p->in, p->out);
+    CUDA_LAUNCH_CHECK();
+}
+
+static void run_unrolled_v7(void *arg)
+{
+    problem *p = (problem *)arg;
+    strided_sum_unrolled_v7<<<p->n / LOADS_PER_THREAD / 256, 256>>>(p->in, p->out);
+    CUDA_LAUNCH_CHECK();
+}
+
+static void run_noinline_v8(void *arg)
+{
+    problem *p = (problem *)arg;
+    call_noinline_v8<<<blocks_for(p->n, 256), 256>>>(p->in, p->out, p->n);
+    CUDA_LAUNCH_CHECK();
+}
+
+static void run_inline_v9(void *arg)
+{
+    problem *p = (problem *)arg;
+    call_inline_v9<<<blocks_for(p->n, 256), 256>>>(p->in, p->out, p->n);
+    CUDA_LAUNCH_CHECK();
+}
+
+// ======================================================================= checks
+// Each returns 1 when the version's output is right; the host copies are the inputs.
+static int check_branch(const problem *p, const float *h_in, int per_warp)
+{
+    float *h_out = (float *)malloc((size_t)p->n * sizeof(float));
+    if (!h_out) return 0;
+    CUDA_CHECK(cudaMemcpy(h_out, p->out, (size_t)p->n * sizeof(float), cudaMemcpyDeviceToHost));
+    int ok = 1;
+    for (unsigned i = 0; i < p->n && ok; i += 997) {
+        const unsigned lane = i % 256; // threadIdx.x of element i: blocks of 256
+        const int take_a = per_warp ? (lane / 32) % 2 : lane % 2;
+        const float want = take_a ? path_a_cpu(h_in[i]) : path_b_cpu(h_in[i]);
+        ok = memcmp(&want, &h_out[i], sizeof want) == 0;
+    }
+    free(h_out);
+    return ok;
+}
+
+static int check_reduce(const problem *p, const float *h_in)
+{
+    float got;
+    CUDA_CHECK(cudaMemcpy(&got, p->result, sizeof got, cudaMemcpyDeviceToHost));
+    return (double)got == exact_sum(h_in, p->n);
+}
+
+static int check_strided(const problem *p, const float *h_in)
+{
+    const unsigned threads = p->n / LOADS_PER_THREAD;
+    float *h_out = (float *)malloc((size_t)threads * sizeof(float));
+    if (!h_out) return 0;
+    CUDA_CHECK(cudaMemcpy(h_out, p->out, (size_t)threads * sizeof(float), cudaMemcpyDeviceToHost));
+    int ok = 1;
+    for (unsigned t = 0; t < threads && ok; ++t) {
+        double want = 0.0;
+        for (int j = 0; j < LOADS_PER_THREAD; ++j) want += h_in[t + (size_t)j * threads];
+        ok = (double)h_out[t] == want;
+    }
+    free(h_out);
+    return ok;
+}
+
+static int check_calls(const problem *p, const float *h_in)
+{
+    float *h_out = (float *)malloc((size_t)p->n * sizeof(float));
+    if (!h_out) return 0;
+    CUDA_CHECK(cudaMemcpy(h_out, p->out, (size_t)p->n * sizeof(float), cudaMemcpyDeviceToHost));
+    int ok = 1;
+    for (unsigned i = 0; i < p->n && ok; i += 997) {
+        const float want = step_cpu(h_in[i]);
+        ok = memcmp(&want, &h_out[i], sizeof want) == 0;
+    }
+    free(h_out);
+    return ok;
+}
+
+// ======================================================================= the versions
+enum group_id { GROUP_BRANCH, GROUP_REDUCE, GROUP_UNROLL, GROUP_INLINE, N_GROUPS };
+
+// What a group measures, and against which ceiling its rate is read.
+typedef struct group {
+    const char *table; // CSV name suffix
+    const char *title;
+    int bytes;         // 1: rate in GB/s against the copy ceiling; 0: GFLOP/s against SGEMM
+} group;
+
+static const group groups[N_GROUPS] = {
+    {"branch", "Divergence: the same two paths, chosen per thread (1) or per warp (2)", 0},
+    {"reduce", "Reduction trees: n floats to one sum, same kernel at every level", 1},
+    {"unroll", "Unrolling: 16 independent strided loads per thread", 1},
+    {"inline", "Calls: one FMA per call, out of line or inlined", 0},
+};
+
+typedef struct version {
+    int id;
+    const char *name;
+    const char *description;
+    enum group_id group;
+    lab_bench_fn fn;
+} version;
+
+static const version versions[] = {
+    {1, "branch-thread", "if (threadIdx.x % 2): both paths in every warp", GROUP_BRANCH, run_branch_thread_v1},
+    {2, "branch-warp", "if ((threadIdx.x / warpSize) % 2): one path per warp", GROUP_BRANCH, run_branch_warp_v2},
+    {3, "interleaved", "tree with tid % (2*s) == 0: divergent at every step", GROUP_REDUCE, run_reduce_interleaved_v3},
+    {4, "sequential", "tree with tid < s: whole warps retire", GROUP_REDUCE, run_reduce_sequential_v4},
+    {5, "seq+shuffle", "tid < s until 32 values remain, then shuffles", GROUP_REDUCE, run_reduce_shuffle_v5},
+    {6, "unroll-1", "#pragma unroll 1: one load in flight per thread", GROUP_UNROLL, run_rolled_v6},
+    {7, "unroll-16", "#pragma unroll: 16 loads in flight per thread", GROUP_UNROLL, run_unrolled_v7},
+    {8, "noinline", "__noinline__ device function in the loop", GROUP_INLINE, run_noinline_v8},
+    {9, "inline", "__forceinline__ device function in the loop", GROUP_INLINE, run_inline_v9},
+};
+enum { N_VERSIONS = sizeof versions / sizeof *versions };
+
+// ======================================================================= main
+static int selected(const lab_options *o, int id)
+{
+    if (o->n_positional == 0) return 1;
+    for (size_t i = 0; i < o->n_positional; ++i)
+        if (o->positional[i] == id) return 1;
+    return 0;
+}
+
+static const version *find_version(long id)
+{
+    for (int v = 0; v < N_VERSIONS; ++v)
+        if (versions[v].id == id) return &versions[v];
+    return NULL;
+}
+
+// Work of one call: bytes read for the memory-bound groups, useful FLOPs for the others.
+static double work_of(const version *v, unsigned n)
+{
+    switch (v->group) {
+    case GROUP_BRANCH: return 2.0 * BRANCH_ITERS * n;
+    case GROUP_INLINE: return 2.0 * CALL_ITERS * n;
+    case GROUP_REDUCE:
+    case GROUP_UNROLL: return (double)n * sizeof(float);
+    default: return 0.0;
+    }
+}
+
+static int check_version(const version *v, const problem *p, const float *h_real, const float *h_int)
+{
+    switch (v->id) {
+    case 1: return check_branch(p, h_real, 0);
+    case 2: return check_branch(p, h_real, 1);
+    case 6:
+    case 7: return check_strided(p, h_int);
+    case 8:
+    case 9: return check_calls(p, h_real);
+    default: return check_reduce(p, h_int);
+    }
+}
+
+int main(int argc, char **argv)
+{
+    char extra[2048] = "versions:\n";
+    for (int v = 0; v < N_VERSIONS; ++v)
+        snprintf(extra + strlen(extra), sizeof extra - strlen(extra), "  %d  %-14s %s\n",
+                 versions[v].id, versions[v].name, versions[v].description);
+    lab_options o;
+    const int rc = lab_cli_parse(argc, argv, "Lesson 01: divergence, reduction trees, unrolling, inlining",
+                                 extra, &o);
+    if (rc) return rc > 0 ? LAB_EXIT_PASS : LAB_EXIT_USAGE;
+    for (size_t i = 0; i < o.n_positional; ++i)
+        if (!find_version(o.positional[i])) {
+            fprintf(stderr, "error: no version %ld (%d..%d)\n", o.positional[i], versions[0].id,
+                    versions[N_VERSIONS - 1].id);
+            return LAB_EXIT_USAGE;
+        }
+    if (o.list) {
+        for (int v = 0; v < N_VERSIONS; ++v)
+            printf("%d\t%s\t%s\n", versions[v].id, versions[v].name, versions[v].description);
+        return LAB_EXIT_PASS;
+    }
+
+    lab_device_open(o.device);
+    lab_device_info info;
+    char desc[320];
+    lab_device_query(o.device, &info);
+    lab_device_describe(&info, desc, sizeof desc);
+    printf("Lesson 01 — divergence, on %s\n", desc);
+
+    // A multiple of 256 * LOADS_PER_THREAD, as versions 6-7 need; 2^24 floats is 64 MiB, past
+    // the L2, so the memory-bound versions read DRAM.
+    const unsigned n = o.quick ? (1u << 20) : (1u << 24);
+    const int reps = o.reps > 0 ? o.reps : (o.quick ? 3 : 10);
+    const int warmup = o.warmup >= 0 ? o.warmup : 1;
+
+    float *h_real = (float *)malloc((size_t)n * sizeof(float));
+    float *h_int = (float *)malloc((size_t)n * sizeof(float));
+    if (!h_real || !h_int) {
+        fprintf(stderr, "error: out of host memory\n");
+        return LAB_EXIT_CUDA;
+    }
+    lab_fill_f32(h_real, n, -0.5f, 0.5f, lab_seed_derive(o.seed, "real"));
+    fill_small_integers(h_int, n, lab_seed_derive(o.seed, "int"));
+
+    float *d_real, *d_int;
+    problem p;
+    memset(&p, 0, sizeof p);
+    p.n = n;
+    CUDA_CHECK(cudaMalloc(&d_real, (size_t)n * sizeof(float)));
+    CUDA_CHECK(cudaMalloc(&d_int, (size_t)n * sizeof(float)));
+    CUDA_CHECK(cudaMalloc(&p.out, (size_t)n * sizeof(float)));
+    CUDA_CHECK(cudaMalloc(&p.partial[0], (size_t)blocks_for(n, REDUCE_THREADS) * sizeof(float)));
+    CUDA_CHECK(cudaMalloc(&p.partial[1], (size_t)blocks_for(n, REDUCE_THREADS) * sizeof(float)));
+    CUDA_CHECK(cudaMemcpy(d_real, h_real, (size_t)n * sizeof(float), cudaMemcpyHostToDevice));
+    CUDA_CHECK(cudaMemcpy(d_int, h_int, (size_t)n * sizeof(float), cudaMemcpyHostToDevice));
+
+    const double copy_gbps = lab_ceiling_copy_gbps();
+    const double sgemm_gflops = lab_ceiling_sgemm_gflops();
+
+    static const char *const cols[] = {"version", "name", "time", "rate", "unit", "% of ceiling",
+                                       "ceiling", "x slowest", "check"};
+    int status = LAB_EXIT_PASS;
+    for (int g = 0; g < N_GROUPS; ++g) {
+        // Measure the group's versions first: each row also reads against the group's slowest.
+        const version *measured[N_VERSIONS];
+        lab_timing timing[N_VERSIONS];
+        int ok[N_VERSIONS];
+        int count = 0;
+        double slowest_ms = 0.0;
+        for (int v = 0; v < N_VERSIONS; ++v) {
+            const version *ver = &versions[v];
+            if (ver->group != g || !selected(&o, ver->id)) continue;
+            p.in = (g == GROUP_REDUCE || g == GROUP_UNROLL) ? d_int : d_real;
+            fprintf(stderr, "\r  measuring version %d...   ", ver->id);
+            CUDA_CHECK(cudaMemset(p.out, 0xFF, (size_t)n * sizeof(float)));
+            ver->fn(&p);
+            CUDA_CHECK(cudaDeviceSynchronize());
+            ok[count] = check_version(ver, &p, h_real, h_int);
+            if (!ok[count]) status = LAB_EXIT_FAIL;
+            lab_bench_opts bo = {warmup, reps, o.flush_l2, NULL};
+            timing[count] = lab_bench(ver->fn, &p, &bo);
+            if (timing[count].median_ms > slowest_ms) slowest_ms = timing[count].median_ms;
+            measured[count++] = ver;
+        }
+        fprintf(stderr, "\r%40s\r", "");
+        if (count == 0) continue;
+        const double ceiling = groups[g].bytes ? copy_gbps : sgemm_gflops;
+        lab_table *t = lab_table_new(groups[g].title, cols, sizeof cols / sizeof *cols);
+        for (int r = 0; r < count; ++r) {
+            const double rate = work_of(measured[r], n) / (timing[r].median_ms * 1e-3) / 1e9;
+            char time[32], pct[32];
+            lab_fmt_ms(timing[r].median_ms, time, sizeof time);
+            lab_fmt_pct(rate / ceiling, pct, sizeof pct);
+            lab_table_rowf(t, "%d|%s|%s|%.1f|%s|%s|%s %.0f|%.2f|%s", measured[r]->id, measured[r]->name,
+                           time, rate, groups[g].bytes ? "GB/s" : "GFLOP/s", pct,
+                           groups[g].bytes ? "copy" : "SGEMM", ceiling,
+                           slowest_ms / timing[r].median_ms, ok[r] ? "ok" : "WRONG");
+        }
+        lab_table_print(t, stdout);
+        printf("\n");
+        char name[64];
+        snprintf(name, sizeof name, "01-divergence_%s", groups[g].table);
+        if (o.csv_dir && lab_table_write_csv(t, o.csv_dir, name)) status = LAB_EXIT_USAGE;
+        lab_table_free(t);
+    }
+
+    CUDA_CHECK(cudaFree(d_real));
+    CUDA_CHECK(cudaFree(d_int));
+    CUDA_CHECK(cudaFree(p.out));
+    CUDA_CHECK(cudaFree(p.partial[0]));
+    CUDA_CHECK(cudaFree(p.partial[1]));
+    free(h_real);
+    free(h_int);
+    return status;
+}

@@ -1,0 +1,171 @@
+/* reduce_sum_harness.cu — cases, inputs and verification of the reduce_sum task.
+ *
+ * Inputs are nonzero integers in [-8, 8] stored as floats. Every partial sum of such values stays
+ * an integer far below 2^24 in magnitude (the total of 2^28 of them has a standard deviation near
+ * 8e4), and float adds integers below 2^24 exactly, so every summation order yields the same
+ * float: the exact sum. The check can therefore be tight (|got - sum| <= 0.5) and a single dropped
+ * or doubled element, which moves the sum by at least 1, fails it.
+ */
+#include "lab.h"
+#include "reduce_sum.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* dim[0] = n, dim[1] = how many floats the input pointer sits past a 256-byte boundary. */
+static const lab_case reduce_cases[] = {
+    { "n1",             { 1, 0 },         0 },
+    { "n2",             { 2, 0 },         0 },
+    { "n31",            { 31, 0 },        0 },
+    { "n33_off1",       { 33, 1 },        0 },
+    { "n256",           { 256, 0 },       0 },
+    { "n257",           { 257, 0 },       0 },
+    { "n1000",          { 1000, 0 },      0 },
+    { "n4099_off2",     { 4099, 2 },      LAB_CASE_SMALL },
+    { "n65537",         { 65537, 0 },     0 },
+    { "n1000003",       { 1000003, 0 },   0 },
+    { "n1000003_off3",  { 1000003, 3 },   0 },
+    { "n16777259_off1", { 16777259, 1 },  0 },
+    { "n268435456",     { 268435456, 0 }, LAB_CASE_SPEED },
+};
+
+typedef struct reduce_state {
+    size_t n, offset;
+    float *x;       /* host input */
+    float sum;      /* host copy of the output */
+    float *d_alloc; /* offset + n floats; the input starts `offset` floats in */
+    float *d_out;
+    float *d_work;
+} reduce_state;
+
+static void *reduce_make(const lab_case *c, uint64_t seed)
+{
+    reduce_state *st = (reduce_state *)calloc(1, sizeof *st);
+    if (!st) { fprintf(stderr, "reduce_sum: out of host memory\n"); exit(LAB_EXIT_CUDA); }
+    st->n = c->dim[0];
+    st->offset = c->dim[1];
+    st->x = (float *)malloc(st->n * sizeof(float));
+    if (!st->x) { fprintf(stderr, "reduce_sum: out of host memory for %zu floats\n", st->n); exit(LAB_EXIT_CUDA); }
+    /* Drawn as int32 into the same bytes, then converted in place: no second n-sized buffer. */
+    int32_t *as_int = (int32_t *)(void *)st->x;
+    lab_fill_i32(as_int, st->n, -8, 7, lab_seed_derive(seed, "x"));
+    for (size_t i = 0; i < st->n; ++i) {
+        int32_t v;
+        memcpy(&v, &st->x[i], sizeof v);
+        /* [-8, 7] shifted past zero gives the nonzero values [-8, -1] and [1, 8]. */
+        st->x[i] = (float)(v >= 0 ? v + 1 : v);
+    }
+    st->sum = 0.0f;
+    return st;
+}
+
+static size_t reduce_outputs(void *p, lab_buffer *out, size_t max)
+{
+    reduce_state *st = (reduce_state *)p;
+    if (max < 1) return 0;
+    out[0].name = "sum";
+    out[0].type = LAB_F32;
+    out[0].count = 1;
+    out[0].data = &st->sum;
+    return 1;
+}
+
+static void reduce_upload(void *p)
+{
+    reduce_state *st = (reduce_state *)p;
+    CUDA_CHECK(cudaMalloc(&st->d_alloc, (st->offset + st->n) * sizeof(float)));
+    CUDA_CHECK(cudaMalloc(&st->d_out, sizeof(float)));
+    CUDA_CHECK(cudaMalloc(&st->d_work, REDUCE_SUM_WORK_FLOATS * sizeof(float)));
+    CUDA_CHECK(cudaMemcpy(st->d_alloc + st->offset, st->x, st->n * sizeof(float),
+                          cudaMemcpyHostToDevice));
+}
+
+static void reduce_reset(void *p)
+{
+    reduce_state *st = (reduce_state *)p;
+    /* All-ones bytes are a NaN: an output never written, or scratch read before it was written,
+     * poisons the sum. */
+    CUDA_CHECK(cudaMemset(st->d_out, 0xFF, sizeof(float)));
+    CUDA_CHECK(cudaMemset(st->d_work, 0xFF, REDUCE_SUM_WORK_FLOATS * sizeof(float)));
+}
+
+static void reduce_run(void *p)
+{
+    reduce_state *st = (reduce_state *)p;
+    reduce_sum(st->d_alloc + st->offset, st->n, st->d_out, st->d_work);
+}
+
+static void reduce_download(void *p)
+{
+    reduce_state *st = (reduce_state *)p;
+    CUDA_CHECK(cudaMemcpy(&st->sum, st->d_out, sizeof(float), cudaMemcpyDeviceToHost));
+}
+
+static double exact_sum(const reduce_state *st, double *abs_sum)
+{
+    double s = 0.0, a = 0.0;
+    for (size_t i = 0; i < st->n; ++i) {
+        s += st->x[i];
+        a += st->x[i] < 0 ? -st->x[i] : st->x[i];
+    }
+    *abs_sum = a;
+    return s;
+}
+
+static void reduce_reference(void *p)
+{
+    reduce_state *st = (reduce_state *)p;
+    double abs_sum;
+    st->sum = (float)exact_sum(st, &abs_sum);
+}
+
+static void reduce_verify(void *p, lab_tolerance tol, lab_compare_result *r)
+{
+    const reduce_state *st = (const reduce_state *)p;
+    double abs_sum;
+    /* Integers in double: the sum is exact, whatever n. */
+    const double expected = exact_sum(st, &abs_sum);
+    lab_compare_one(r, 0, expected, (double)st->sum, abs_sum, tol);
+}
+
+static double reduce_work(const lab_case *c)
+{
+    return (double)c->dim[0] * sizeof(float); /* bytes read */
+}
+
+static void reduce_destroy(void *p)
+{
+    reduce_state *st = (reduce_state *)p;
+    if (st->d_alloc) CUDA_CHECK(cudaFree(st->d_alloc));
+    if (st->d_out) CUDA_CHECK(cudaFree(st->d_out));
+    if (st->d_work) CUDA_CHECK(cudaFree(st->d_work));
+    free(st->x);
+    free(st);
+}
+
+static const lab_task reduce_task = {
+    "reduce_sum",
+    "n offset",
+    "GB/s",
+    reduce_cases,
+    sizeof reduce_cases / sizeof reduce_cases[0],
+    { 0.5, 0.0 },  /* half the smallest |element|: see the comment at the top */
+    10, 2,
+    reduce_make,
+    reduce_outputs,
+    reduce_upload,
+    reduce_reset,
+    reduce_run,
+    reduce_download,
+    reduce_reference,
+    reduce_verify,
+    reduce_work,
+    NULL,
+    reduce_destroy,
+};
+
+int main(int argc, char **argv)
+{
+    return lab_task_main(&reduce_task, argc, argv);
+}

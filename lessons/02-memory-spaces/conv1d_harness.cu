@@ -1,0 +1,163 @@
+/* conv1d_harness.cu — cases, inputs and verification of the conv1d task.
+ *
+ * Each output is a sum of at most 63 products. Computed in float in any order (with or without
+ * FMA), its error is at most about width · 2^-24 times the sum of the |products| (the classic
+ * bound for a sum of `width` terms), 3.8e-6 for 63 taps; the default rtol of 1e-5 relative to
+ * that sum leaves room for it, while a missing, shifted or wrongly padded tap moves the result by
+ * one whole product, far more.
+ */
+#include "lab.h"
+#include "conv1d.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+/* dim[0] = n, dim[1] = mask width. */
+static const lab_case conv_cases[] = {
+    { "n1_w1",         { 1, 1 },         0 },
+    { "n1_w63",        { 1, 63 },        0 },
+    { "n2_w5",         { 2, 5 },         0 },
+    { "n31_w3",        { 31, 3 },        0 },
+    { "n100_w63",      { 100, 63 },      0 },
+    { "n257_w9",       { 257, 9 },       0 },
+    { "n1000_w31",     { 1000, 31 },     LAB_CASE_SMALL },
+    { "n4096_w33",     { 4096, 33 },     0 },
+    { "n65536_w1",     { 65536, 1 },     0 },
+    { "n1000003_w7",   { 1000003, 7 },   0 },
+    { "n33554432_w31", { 33554432, 31 }, LAB_CASE_SPEED },
+};
+
+typedef struct conv_state {
+    size_t n;
+    int width;
+    float mask[CONV1D_MAX_WIDTH];
+    float *in, *out;   /* host */
+    float *d_in, *d_out;
+} conv_state;
+
+static void *conv_make(const lab_case *c, uint64_t seed)
+{
+    conv_state *st = (conv_state *)calloc(1, sizeof *st);
+    if (!st) { fprintf(stderr, "conv1d: out of host memory\n"); exit(LAB_EXIT_CUDA); }
+    st->n = c->dim[0];
+    st->width = (int)c->dim[1];
+    st->in = (float *)malloc(st->n * sizeof(float));
+    st->out = (float *)malloc(st->n * sizeof(float));
+    if (!st->in || !st->out) { fprintf(stderr, "conv1d: out of host memory\n"); exit(LAB_EXIT_CUDA); }
+    lab_fill_f32(st->in, st->n, -1.0f, 1.0f, lab_seed_derive(seed, "in"));
+    lab_fill_f32(st->mask, (size_t)st->width, -1.0f, 1.0f, lab_seed_derive(seed, "mask"));
+    return st;
+}
+
+static size_t conv_outputs(void *p, lab_buffer *out, size_t max)
+{
+    conv_state *st = (conv_state *)p;
+    if (max < 1) return 0;
+    out[0].name = "out";
+    out[0].type = LAB_F32;
+    out[0].count = st->n;
+    out[0].data = st->out;
+    return 1;
+}
+
+static void conv_upload(void *p)
+{
+    conv_state *st = (conv_state *)p;
+    CUDA_CHECK(cudaMalloc(&st->d_in, st->n * sizeof(float)));
+    CUDA_CHECK(cudaMalloc(&st->d_out, st->n * sizeof(float)));
+    CUDA_CHECK(cudaMemcpy(st->d_in, st->in, st->n * sizeof(float), cudaMemcpyHostToDevice));
+    conv1d_set_mask(st->mask, st->width);
+    CUDA_CHECK(cudaDeviceSynchronize());
+}
+
+static void conv_reset(void *p)
+{
+    conv_state *st = (conv_state *)p;
+    CUDA_CHECK(cudaMemset(st->d_out, 0xFF, st->n * sizeof(float))); /* NaN where nothing is written */
+}
+
+static void conv_run(void *p)
+{
+    conv_state *st = (conv_state *)p;
+    conv1d(st->d_in, st->d_out, st->n, st->width);
+}
+
+static void conv_download(void *p)
+{
+    conv_state *st = (conv_state *)p;
+    CUDA_CHECK(cudaMemcpy(st->out, st->d_out, st->n * sizeof(float), cudaMemcpyDeviceToHost));
+}
+
+/* out[i] in double, and the sum of |products| that scales its tolerance. */
+static double conv_at(const conv_state *st, size_t i, double *scale)
+{
+    const long half = st->width / 2;
+    double s = 0.0, a = 0.0;
+    for (int j = 0; j < st->width; ++j) {
+        const long k = (long)i + j - half;
+        if (k < 0 || k >= (long)st->n) continue;
+        const double t = (double)st->mask[j] * (double)st->in[k];
+        s += t;
+        a += fabs(t);
+    }
+    *scale = a;
+    return s;
+}
+
+static void conv_reference(void *p)
+{
+    conv_state *st = (conv_state *)p;
+    double scale;
+    for (size_t i = 0; i < st->n; ++i) st->out[i] = (float)conv_at(st, i, &scale);
+}
+
+static void conv_verify(void *p, lab_tolerance tol, lab_compare_result *r)
+{
+    const conv_state *st = (const conv_state *)p;
+    for (size_t i = 0; i < st->n; ++i) {
+        double scale;
+        const double expected = conv_at(st, i, &scale);
+        lab_compare_one(r, i, expected, (double)st->out[i], scale, tol);
+    }
+}
+
+static double conv_work(const lab_case *c)
+{
+    return 2.0 * (double)c->dim[0] * sizeof(float); /* each input read once, each output written once */
+}
+
+static void conv_destroy(void *p)
+{
+    conv_state *st = (conv_state *)p;
+    if (st->d_in) CUDA_CHECK(cudaFree(st->d_in));
+    if (st->d_out) CUDA_CHECK(cudaFree(st->d_out));
+    free(st->in);
+    free(st->out);
+    free(st);
+}
+
+static const lab_task conv_task = {
+    "conv1d",
+    "n width",
+    "GB/s",
+    conv_cases,
+    sizeof conv_cases / sizeof conv_cases[0],
+    { 0.0, 1e-5 },  /* see the comment at the top */
+    10, 2,
+    conv_make,
+    conv_outputs,
+    conv_upload,
+    conv_reset,
+    conv_run,
+    conv_download,
+    conv_reference,
+    conv_verify,
+    conv_work,
+    NULL,
+    conv_destroy,
+};
+
+int main(int argc, char **argv)
+{
+    return lab_task_main(&conv_task, argc, argv);
+}

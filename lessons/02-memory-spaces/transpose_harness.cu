@@ -1,0 +1,157 @@
+/* transpose_harness.cu — cases, inputs and verification of the transpose task.
+ * A transpose moves values without arithmetic, so the check is exact: every output element must be
+ * bit-for-bit the input element it comes from (tolerance 0). Inputs are random floats, so an
+ * element taken from the wrong place fails, and the NaN poison fails wherever nothing was written.
+ */
+#include "lab.h"
+#include "transpose.h"
+
+#include <stdlib.h>
+
+/* dim[0] = rows, dim[1] = cols of the input. */
+static const lab_case transpose_cases[] = {
+    { "1x1",       { 1, 1 },       0 },
+    { "1x1000",    { 1, 1000 },    0 },
+    { "1000x1",    { 1000, 1 },    0 },
+    { "31x33",     { 31, 33 },     0 },
+    { "32x32",     { 32, 32 },     0 },
+    { "67x45",     { 67, 45 },     LAB_CASE_SMALL },
+    { "257x129",   { 257, 129 },   0 },
+    { "1000x1500", { 1000, 1500 }, 0 },
+    { "3x100003",  { 3, 100003 },  0 },
+    { "100003x3",  { 100003, 3 },  0 },
+    { "4099x8191", { 4099, 8191 }, 0 },
+    { "8192x8192", { 8192, 8192 }, LAB_CASE_SPEED },
+};
+
+typedef struct transpose_state {
+    size_t rows, cols;
+    float *in;   /* host input, rows × cols */
+    float *out;  /* host output, cols × rows */
+    float *d_in, *d_out;
+} transpose_state;
+
+static void *host_alloc(size_t bytes)
+{
+    void *p = malloc(bytes);
+    if (!p) { fprintf(stderr, "transpose: out of host memory (%zu bytes)\n", bytes); exit(LAB_EXIT_CUDA); }
+    return p;
+}
+
+static void *transpose_make(const lab_case *c, uint64_t seed)
+{
+    transpose_state *st = (transpose_state *)calloc(1, sizeof *st);
+    if (!st) { fprintf(stderr, "transpose: out of host memory\n"); exit(LAB_EXIT_CUDA); }
+    st->rows = c->dim[0];
+    st->cols = c->dim[1];
+    const size_t count = st->rows * st->cols;
+    st->in = (float *)host_alloc(count * sizeof(float));
+    st->out = (float *)host_alloc(count * sizeof(float));
+    lab_fill_f32(st->in, count, -1.0f, 1.0f, lab_seed_derive(seed, "in"));
+    return st;
+}
+
+static size_t transpose_outputs(void *p, lab_buffer *out, size_t max)
+{
+    transpose_state *st = (transpose_state *)p;
+    if (max < 1) return 0;
+    out[0].name = "out";
+    out[0].type = LAB_F32;
+    out[0].count = st->rows * st->cols;
+    out[0].data = st->out;
+    return 1;
+}
+
+static void transpose_upload(void *p)
+{
+    transpose_state *st = (transpose_state *)p;
+    const size_t bytes = st->rows * st->cols * sizeof(float);
+    CUDA_CHECK(cudaMalloc(&st->d_in, bytes));
+    CUDA_CHECK(cudaMalloc(&st->d_out, bytes));
+    CUDA_CHECK(cudaMemcpy(st->d_in, st->in, bytes, cudaMemcpyHostToDevice));
+}
+
+static void transpose_reset(void *p)
+{
+    transpose_state *st = (transpose_state *)p;
+    /* All-ones bytes are a NaN in every element nobody writes. */
+    CUDA_CHECK(cudaMemset(st->d_out, 0xFF, st->rows * st->cols * sizeof(float)));
+}
+
+static void transpose_run(void *p)
+{
+    transpose_state *st = (transpose_state *)p;
+    transpose(st->d_in, st->d_out, st->rows, st->cols);
+}
+
+static void transpose_download(void *p)
+{
+    transpose_state *st = (transpose_state *)p;
+    CUDA_CHECK(cudaMemcpy(st->out, st->d_out, st->rows * st->cols * sizeof(float),
+                          cudaMemcpyDeviceToHost));
+}
+
+static void transpose_reference(void *p)
+{
+    transpose_state *st = (transpose_state *)p;
+    for (size_t r = 0; r < st->rows; ++r)
+        for (size_t c = 0; c < st->cols; ++c) st->out[c * st->rows + r] = st->in[r * st->cols + c];
+}
+
+static void transpose_verify(void *p, lab_tolerance tol, lab_compare_result *r)
+{
+    const transpose_state *st = (const transpose_state *)p;
+    /* Walk the output in its own order so that the first mismatches come out in index order. */
+    for (size_t c = 0; c < st->cols; ++c)
+        for (size_t row = 0; row < st->rows; ++row) {
+            const size_t o = c * st->rows + row;
+            const double expected = st->in[row * st->cols + c];
+            lab_compare_one(r, o, expected, (double)st->out[o], expected < 0 ? -expected : expected, tol);
+        }
+}
+
+static double transpose_work(const lab_case *c)
+{
+    return 2.0 * (double)c->dim[0] * (double)c->dim[1] * sizeof(float); /* read + written */
+}
+
+static size_t transpose_cols(const lab_case *c)
+{
+    return c->dim[0]; /* the output is cols × rows: its rows are `rows` long */
+}
+
+static void transpose_destroy(void *p)
+{
+    transpose_state *st = (transpose_state *)p;
+    if (st->d_in) CUDA_CHECK(cudaFree(st->d_in));
+    if (st->d_out) CUDA_CHECK(cudaFree(st->d_out));
+    free(st->in);
+    free(st->out);
+    free(st);
+}
+
+static const lab_task transpose_task = {
+    "transpose",
+    "rows cols",
+    "GB/s",
+    transpose_cases,
+    sizeof transpose_cases / sizeof transpose_cases[0],
+    { 0.0, 0.0 },  /* values are moved, never computed: exact */
+    10, 2,
+    transpose_make,
+    transpose_outputs,
+    transpose_upload,
+    transpose_reset,
+    transpose_run,
+    transpose_download,
+    transpose_reference,
+    transpose_verify,
+    transpose_work,
+    transpose_cols,
+    transpose_destroy,
+};
+
+int main(int argc, char **argv)
+{
+    return lab_task_main(&transpose_task, argc, argv);
+}
