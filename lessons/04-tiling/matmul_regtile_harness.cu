@@ -1,0 +1,28 @@
+// Harness of task matmul_regtile: the cases. Built twice: with
+// exercises/04-tiling/matmul_regtile.cu and with the solution. Inputs, poisoning and the check
+// live in gemm_task.cu.
+#include "gemm_task.h"
+#include "matmul_regtile.h"
+
+// dim[] = M, N, K. A 128×128 block tile with 8×8 per thread meets every kind of edge here:
+// fewer rows or columns than one thread's tile, odd K and N (unaligned rows), K below the
+// k-tile, one block tile plus one element, and the timed square.
+static const lab_case cases[] = {
+    {"1x1x1", {1, 1, 1, 0}, 0},
+    {"37x45x53", {37, 45, 53, 0}, LAB_CASE_SMALL},
+    {"2x3000x5", {2, 3000, 5, 0}, 0},
+    {"3000x3x7", {3000, 3, 7, 0}, 0},
+    {"129x257x9", {129, 257, 9, 0}, 0},
+    {"128x128x128", {128, 128, 128, 0}, 0},
+    {"255x129x333", {255, 129, 333, 0}, 0},
+    {"1000x1x1000", {1000, 1, 1000, 0}, 0},
+    {"1023x517x2049", {1023, 517, 2049, 0}, 0},
+    {"2048x2048x2048", {2048, 2048, 2048, 0}, 0},
+    {"4096x4096x4096", {4096, 4096, 4096, 0}, LAB_CASE_SPEED},
+};
+
+int main(int argc, char **argv)
+{
+    return gemm_task_main("matmul_regtile", cases, sizeof cases / sizeof *cases, matmul_regtile,
+                          argc, argv);
+}

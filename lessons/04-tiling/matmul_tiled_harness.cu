@@ -1,0 +1,26 @@
+// Harness of task matmul_tiled: the cases. Built twice: with exercises/04-tiling/matmul_tiled.cu
+// and with the solution. Inputs, poisoning and the check live in gemm_task.cu.
+#include "gemm_task.h"
+#include "matmul_tiled.h"
+
+// dim[] = M, N, K. Sizes around the tile (16 or 32) from both sides, primes, one-row and
+// one-column products, K smaller than a tile, and the timed square.
+static const lab_case cases[] = {
+    {"1x1x1", {1, 1, 1, 0}, 0},
+    {"37x45x53", {37, 45, 53, 0}, LAB_CASE_SMALL},
+    {"17x31x5", {17, 31, 5, 0}, 0},
+    {"64x64x64", {64, 64, 64, 0}, 0},
+    {"1x1000x7", {1, 1000, 7, 0}, 0},
+    {"1000x1x1000", {1000, 1, 1000, 0}, 0},
+    {"300x500x3", {300, 500, 3, 0}, 0},
+    {"33x65x129", {33, 65, 129, 0}, 0},
+    {"127x131x137", {127, 131, 137, 0}, 0},
+    {"1023x517x2049", {1023, 517, 2049, 0}, 0},
+    {"4096x4096x4096", {4096, 4096, 4096, 0}, LAB_CASE_SPEED},
+};
+
+int main(int argc, char **argv)
+{
+    return gemm_task_main("matmul_tiled", cases, sizeof cases / sizeof *cases, matmul_tiled,
+                          argc, argv);
+}
