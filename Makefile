@@ -140,7 +140,8 @@ UNIT_BINS := $(patsubst tests/unit/%.c,$(BUILD)/tests/unit/%,$(UNIT_SRC))
 # A unit test links the object of the module it tests when it is not part of the lab library.
 $(BUILD)/tests/unit/%: $(BUILD)/obj/tests/unit/%.o $(LIBLAB_HOST)
 	@mkdir -p $(@D)
-	$(call quiet,LINK,$@)$(CC) -o $@ $^ $(UNIT_EXTRA_OBJS_$*) -lcmocka $(LDLIBS_GRADER)
+	$(call quiet,LINK,$@)$(CC) -o $@ $(filter %.o,$^) \
+	    $(filter-out $(filter %.o,$^),$(UNIT_EXTRA_OBJS_$*)) $(LIBLAB_HOST) -lcmocka $(LDLIBS_GRADER)
 
 -include $(wildcard tests/*/tests.mk)
 

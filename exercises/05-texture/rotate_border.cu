@@ -1,0 +1,46 @@
+/* rotate_border.cu — task `rotate_border` of lesson 05-texture. The contract is in
+ * lessons/05-texture/rotate_border.h; the notes explain address modes.
+ * Build and check:  make build/exercises/05-texture/rotate_border && build/exercises/05-texture/rotate_border */
+#include <string.h>
+
+#include "lab.h"
+#include "rotate_border.h"
+
+#define BLOCK_X 32
+#define BLOCK_Y 8
+
+__global__ void rotate_border_kernel(cudaTextureObject_t tex, float *out, int width,
+                                     int height, float c, float s, float zoom)
+{
+    const int x = blockIdx.x * blockDim.x + threadIdx.x;
+    const int y = blockIdx.y * blockDim.y + threadIdx.y;
+    if (x >= width || y >= height)
+        return;
+    // TODO: compute the zoomed pixel offset (px, py) and the source point (sx, sy) as rotate_border.h states.
+    // TODO: fetch with tex2D<float>(tex, sx, sy) in TEXEL (unnormalized) coordinates and store it in out[y * width + x].
+}
+
+void rotate_border(cudaArray_t src, float *out, size_t width, size_t height, float theta,
+                   float zoom, enum cudaTextureAddressMode mode)
+{
+    cudaResourceDesc res;
+    memset(&res, 0, sizeof res);
+    res.resType = cudaResourceTypeArray;
+    res.res.array.array = src;
+
+    cudaTextureDesc desc;
+    memset(&desc, 0, sizeof desc);
+    // TODO: set desc: address mode `mode` in both dimensions, linear filtering, element-type reads, unnormalized coordinates.
+
+    cudaTextureObject_t tex = 0;
+    CUDA_CHECK(cudaCreateTextureObject(&tex, &res, &desc, NULL));
+
+    const float c = cosf(theta), s = sinf(theta);
+    const dim3 block(BLOCK_X, BLOCK_Y);
+    const dim3 grid((unsigned)((width + BLOCK_X - 1) / BLOCK_X),
+                    (unsigned)((height + BLOCK_Y - 1) / BLOCK_Y));
+    rotate_border_kernel<<<grid, block>>>(tex, out, (int)width, (int)height, c, s, zoom);
+    CUDA_LAUNCH_CHECK();
+    CUDA_CHECK(cudaStreamSynchronize(0));
+    CUDA_CHECK(cudaDestroyTextureObject(tex));
+}

@@ -1,0 +1,52 @@
+/* rotate_border_harness.cu — task `rotate_border` (see rotate_border.h): clamp and border
+ * address modes in texel coordinates. Built with the exercise and with the solution. */
+#include "image_task.h"
+#include "rotate_border.h"
+
+/* Zoomed out so that every case reads outside the image at its corners. */
+#define ZOOM 1.5f
+
+/* dim = { width, height, theta in degrees, mode (1 clamp, 3 border: cudaAddressMode*) } */
+static const lab_case cases[] = {
+    { "1x1@30-clamp", { 1, 1, 30, cudaAddressModeClamp }, 0 },
+    { "1x1@30-border", { 1, 1, 30, cudaAddressModeBorder }, 0 },
+    { "17x31@30-clamp", { 17, 31, 30, cudaAddressModeClamp }, LAB_CASE_SMALL },
+    { "17x31@30-border", { 17, 31, 30, cudaAddressModeBorder }, 0 },
+    { "64x64@0-border", { 64, 64, 0, cudaAddressModeBorder }, 0 },
+    { "127x61@45-clamp", { 127, 61, 45, cudaAddressModeClamp }, 0 },
+    { "127x61@45-border", { 127, 61, 45, cudaAddressModeBorder }, 0 },
+    { "1000x3@10-clamp", { 1000, 3, 10, cudaAddressModeClamp }, 0 },
+    { "5x997@100-border", { 5, 997, 100, cudaAddressModeBorder }, 0 },
+    { "1024x1024@30-border", { 1024, 1024, 30, cudaAddressModeBorder }, LAB_CASE_SPEED },
+};
+
+static enum tex_address model_mode(size_t mode)
+{
+    return mode == cudaAddressModeBorder ? TEX_BORDER : TEX_CLAMP;
+}
+
+static void *make(const lab_case *c, uint64_t seed)
+{
+    return image_task_new(c->dim[0], c->dim[1], image_task_radians(c->dim[2]), ZOOM,
+                          model_mode(c->dim[3]), seed);
+}
+
+static void run(void *st)
+{
+    image_task *t = (image_task *)st;
+    const enum cudaTextureAddressMode mode =
+        t->mode == TEX_BORDER ? cudaAddressModeBorder : cudaAddressModeClamp;
+    rotate_border(t->d_in, t->d_out, t->width, t->height, t->theta, t->zoom, mode);
+}
+
+int main(int argc, char **argv)
+{
+    const lab_task task = {
+        "rotate_border", "W H deg mode", "GB/s", cases, sizeof cases / sizeof cases[0],
+        { 1e-5, 1.0 }, 20, 3,
+        make, image_task_outputs, image_task_upload, image_task_reset, run,
+        image_task_download, image_task_reference, image_task_verify, image_task_work,
+        image_task_cols, image_task_destroy,
+    };
+    return lab_task_main(&task, argc, argv);
+}

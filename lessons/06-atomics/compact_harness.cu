@@ -1,0 +1,199 @@
+/* compact_harness.cu — task `compact` (see compact.h): cases, inputs, the call, the check.
+ * Built twice: with exercises/06-atomics/compact.cu and with solutions/06-atomics/compact.cu. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "compact.h"
+#include "lab.h"
+
+/* dim = { n, percent of the elements kept }. One element kept or not, none kept, all kept, a
+ * rare predicate (contention is low), half kept (contention is highest), primes throughout. */
+static const lab_case cases[] = {
+    { "1-keep100", { 1, 100 }, 0 },
+    { "1-keep0", { 1, 0 }, 0 },
+    { "37-keep50", { 37, 50 }, LAB_CASE_SMALL },
+    { "1000-keep0", { 1000, 0 }, 0 },
+    { "4099-keep100", { 4099, 100 }, 0 },
+    { "1000003-keep50", { 1000003, 50 }, 0 },
+    { "1000003-keep1", { 1000003, 1 }, 0 },
+    { "16777259-keep90", { 16777259, 90 }, 0 },
+    { "67108864-keep50", { 67108864, 50 }, LAB_CASE_SPEED },
+};
+
+typedef struct state {
+    size_t n;
+    int32_t *h_in, *h_out;
+    uint32_t h_count;
+    int32_t *d_in, *d_out;
+    unsigned int *d_counter;
+    size_t returned;
+} state;
+
+static void *xmalloc(size_t size)
+{
+    void *p = malloc(size ? size : 1);
+    if (!p) {
+        fprintf(stderr, "out of host memory (%zu bytes)\n", size);
+        exit(LAB_EXIT_CUDA);
+    }
+    return p;
+}
+
+static void *make(const lab_case *c, uint64_t seed)
+{
+    state *s = (state *)calloc(1, sizeof *s);
+    if (!s)
+        exit(LAB_EXIT_CUDA);
+    s->n = c->dim[0];
+    s->h_in = (int32_t *)xmalloc(s->n * sizeof(int32_t));
+    s->h_out = (int32_t *)xmalloc(s->n * sizeof(int32_t));
+    /* Magnitudes from the whole int range so that equal values are rare and a slot written
+     * twice (one element lost, another duplicated) changes the multiset. */
+    lab_rng r;
+    lab_rng_seed(&r, lab_seed_derive(seed, "values"));
+    for (size_t i = 0; i < s->n; i++) {
+        const int32_t v = (int32_t)lab_rng_below(&r, (uint64_t)INT32_MAX + 1);
+        s->h_in[i] = lab_rng_below(&r, 100) < c->dim[1] ? v : -1 - v;
+    }
+    return s;
+}
+
+static size_t outputs(void *st, lab_buffer *out, size_t max)
+{
+    state *s = (state *)st;
+    if (max < 2)
+        return 0;
+    out[0].name = "count";
+    out[0].type = LAB_U32;
+    out[0].count = 1;
+    out[0].data = &s->h_count;
+    out[1].name = "out";
+    out[1].type = LAB_I32;
+    out[1].count = s->n;
+    out[1].data = s->h_out;
+    return 2;
+}
+
+static void upload(void *st)
+{
+    state *s = (state *)st;
+    CUDA_CHECK(cudaMalloc(&s->d_in, s->n * sizeof(int32_t)));
+    CUDA_CHECK(cudaMalloc(&s->d_out, s->n * sizeof(int32_t)));
+    CUDA_CHECK(cudaMalloc(&s->d_counter, sizeof(unsigned int)));
+    CUDA_CHECK(cudaMemcpy(s->d_in, s->h_in, s->n * sizeof(int32_t), cudaMemcpyHostToDevice));
+}
+
+static void reset(void *st)
+{
+    state *s = (state *)st;
+    /* 0xffffffff is -1: never kept, so it cannot pass for a real output. A counter that
+     * is not zeroed starts at UINT_MAX and wraps. */
+    CUDA_CHECK(cudaMemset(s->d_out, 0xff, s->n * sizeof(int32_t)));
+    CUDA_CHECK(cudaMemset(s->d_counter, 0xff, sizeof(unsigned int)));
+    s->returned = (size_t)-1;
+}
+
+static void run(void *st)
+{
+    state *s = (state *)st;
+    s->returned = compact(s->d_in, s->n, s->d_out, s->d_counter);
+}
+
+static void download(void *st)
+{
+    state *s = (state *)st;
+    /* The count the function returned is the result; anything above n is already wrong. */
+    s->h_count = s->returned > UINT32_MAX ? UINT32_MAX : (uint32_t)s->returned;
+    CUDA_CHECK(cudaMemcpy(s->h_out, s->d_out, s->n * sizeof(int32_t), cudaMemcpyDeviceToHost));
+}
+
+static size_t kept(const state *s, int32_t *dst)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < s->n; i++)
+        if (compact_keep(s->h_in[i]))
+            dst[k++] = s->h_in[i];
+    return k;
+}
+
+static void reference(void *st)
+{
+    state *s = (state *)st;
+    memset(s->h_out, 0xff, s->n * sizeof(int32_t));
+    s->h_count = (uint32_t)kept(s, s->h_out);
+}
+
+/* LSD radix sort on 16-bit digits (two passes): the check of 67M elements in linear time.
+ * The order only has to be the same for both arrays, so the keys sort as unsigned. */
+static void sort_i32(int32_t *x, size_t n)
+{
+    int32_t *tmp = (int32_t *)xmalloc(n * sizeof(int32_t));
+    size_t *pos = (size_t *)xmalloc(65536 * sizeof(size_t));
+    for (int shift = 0; shift < 32; shift += 16) {
+        memset(pos, 0, 65536 * sizeof(size_t));
+        for (size_t i = 0; i < n; i++)
+            pos[((uint32_t)x[i] >> shift) & 0xffff]++;
+        size_t sum = 0;
+        for (size_t d = 0; d < 65536; d++) {
+            const size_t c = pos[d];
+            pos[d] = sum;
+            sum += c;
+        }
+        for (size_t i = 0; i < n; i++)
+            tmp[pos[((uint32_t)x[i] >> shift) & 0xffff]++] = x[i];
+        memcpy(x, tmp, n * sizeof(int32_t));
+    }
+    free(tmp);
+    free(pos);
+}
+
+static void verify(void *st, lab_tolerance tol, lab_compare_result *r)
+{
+    state *s = (state *)st;
+    (void)tol; /* integers, compared exactly */
+    int32_t *expected = (int32_t *)xmalloc(s->n * sizeof(int32_t));
+    const size_t want = kept(s, expected);
+    if (s->h_count != want) {
+        lab_compare_fail(r, "count %u, expected %zu", (unsigned)s->h_count, want);
+    } else {
+        int32_t *got = (int32_t *)xmalloc(s->n * sizeof(int32_t));
+        memcpy(got, s->h_out, want * sizeof(int32_t));
+        sort_i32(expected, want);
+        sort_i32(got, want);
+        /* Indices below are positions in sorted order: the first value the two multisets
+         * disagree on. */
+        lab_compare_i32(expected, got, want, r);
+        free(got);
+    }
+    free(expected);
+}
+
+static double work(const lab_case *c)
+{
+    /* Every element read once, the kept ones written once. */
+    return (double)c->dim[0] * sizeof(int32_t) * (1.0 + (double)c->dim[1] / 100.0);
+}
+
+static void destroy(void *st)
+{
+    state *s = (state *)st;
+    if (s->d_in)
+        CUDA_CHECK(cudaFree(s->d_in));
+    if (s->d_out)
+        CUDA_CHECK(cudaFree(s->d_out));
+    if (s->d_counter)
+        CUDA_CHECK(cudaFree(s->d_counter));
+    free(s->h_in);
+    free(s->h_out);
+    free(s);
+}
+
+int main(int argc, char **argv)
+{
+    const lab_task task = {
+        "compact", "n keep%", "GB/s", cases, sizeof cases / sizeof cases[0],
+        { 0.0, 0.0 }, 20, 3,
+        make, outputs, upload, reset, run, download, reference, verify, work, NULL, destroy,
+    };
+    return lab_task_main(&task, argc, argv);
+}

@@ -1,0 +1,169 @@
+/* histogram_harness.cu — task `histogram` (see histogram.h): cases, inputs, the call, the check.
+ * Built twice: with exercises/06-atomics/histogram.cu and with solutions/06-atomics/histogram.cu. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "histogram.h"
+#include "lab.h"
+
+enum spread { UNIFORM, SINGLE, SKEWED };
+
+/* dim = { n, spread }. Sizes of one byte, primes, not multiples of 4 or 16; the spreads that
+ * make atomics cheap (uniform) and as contended as they get (every byte in one bin). */
+static const lab_case cases[] = {
+    { "1-uniform", { 1, UNIFORM }, 0 },
+    { "7-single", { 7, SINGLE }, 0 },
+    { "255-uniform", { 255, UNIFORM }, 0 },
+    { "4099-skewed", { 4099, SKEWED }, LAB_CASE_SMALL },
+    { "65536-uniform", { 65536, UNIFORM }, 0 },
+    { "1000003-uniform", { 1000003, UNIFORM }, 0 },
+    { "1000003-single", { 1000003, SINGLE }, 0 },
+    { "1000003-skewed", { 1000003, SKEWED }, 0 },
+    { "67108863-single", { 67108863, SINGLE }, 0 },
+    { "268435456-uniform", { 268435456, UNIFORM }, LAB_CASE_SPEED },
+};
+
+typedef struct state {
+    size_t n;
+    uint8_t *h_in;
+    unsigned int *h_bins;
+    uint8_t *d_in;
+    unsigned int *d_bins;
+} state;
+
+static void *xmalloc(size_t size)
+{
+    void *p = malloc(size ? size : 1);
+    if (!p) {
+        fprintf(stderr, "out of host memory (%zu bytes)\n", size);
+        exit(LAB_EXIT_CUDA);
+    }
+    return p;
+}
+
+/* Skewed: nine bytes in ten from four hot bins, the rest anywhere (a dark photograph). */
+static void fill_skewed(uint8_t *x, size_t n, uint64_t seed)
+{
+    static const uint8_t hot[4] = { 0, 1, 17, 200 };
+    lab_rng r;
+    lab_rng_seed(&r, seed);
+    for (size_t i = 0; i < n; i++)
+        x[i] = lab_rng_below(&r, 10) ? hot[lab_rng_below(&r, 4)] : (uint8_t)lab_rng_below(&r, 256);
+}
+
+static void *make(const lab_case *c, uint64_t seed)
+{
+    state *s = (state *)calloc(1, sizeof *s);
+    if (!s)
+        exit(LAB_EXIT_CUDA);
+    s->n = c->dim[0];
+    s->h_in = (uint8_t *)xmalloc(s->n);
+    s->h_bins = (unsigned int *)xmalloc(HISTOGRAM_BINS * sizeof(unsigned int));
+    const uint64_t data_seed = lab_seed_derive(seed, "bytes");
+    switch (c->dim[1]) {
+    case UNIFORM:
+        lab_fill_u8(s->h_in, s->n, 0, 255, data_seed);
+        break;
+    case SINGLE: {
+        uint8_t v;
+        lab_fill_u8(&v, 1, 0, 255, data_seed);
+        memset(s->h_in, v, s->n);
+        break;
+    }
+    default:
+        fill_skewed(s->h_in, s->n, data_seed);
+        break;
+    }
+    return s;
+}
+
+static size_t outputs(void *st, lab_buffer *out, size_t max)
+{
+    state *s = (state *)st;
+    if (max < 1)
+        return 0;
+    out[0].name = "bins";
+    out[0].type = LAB_U32;
+    out[0].count = HISTOGRAM_BINS;
+    out[0].data = s->h_bins;
+    return 1;
+}
+
+static void upload(void *st)
+{
+    state *s = (state *)st;
+    CUDA_CHECK(cudaMalloc(&s->d_in, s->n));
+    CUDA_CHECK(cudaMalloc(&s->d_bins, HISTOGRAM_BINS * sizeof(unsigned int)));
+    CUDA_CHECK(cudaMemcpy(s->d_in, s->h_in, s->n, cudaMemcpyHostToDevice));
+}
+
+static void reset(void *st)
+{
+    state *s = (state *)st;
+    /* Garbage that counts: an implementation that forgets to zero the bins is off by one. */
+    CUDA_CHECK(cudaMemset(s->d_bins, 0xff, HISTOGRAM_BINS * sizeof(unsigned int)));
+}
+
+static void run(void *st)
+{
+    state *s = (state *)st;
+    histogram(s->d_in, s->n, s->d_bins);
+}
+
+static void download(void *st)
+{
+    state *s = (state *)st;
+    CUDA_CHECK(cudaMemcpy(s->h_bins, s->d_bins, HISTOGRAM_BINS * sizeof(unsigned int),
+                          cudaMemcpyDeviceToHost));
+}
+
+static void count_bins(const state *s, unsigned int *bins)
+{
+    memset(bins, 0, HISTOGRAM_BINS * sizeof *bins);
+    for (size_t i = 0; i < s->n; i++)
+        bins[s->h_in[i]]++;
+}
+
+static void reference(void *st)
+{
+    state *s = (state *)st;
+    count_bins(s, s->h_bins);
+}
+
+static void verify(void *st, lab_tolerance tol, lab_compare_result *r)
+{
+    state *s = (state *)st;
+    unsigned int expected[HISTOGRAM_BINS];
+    (void)tol; /* counts are exact: no tolerance applies */
+    const lab_tolerance exact = { 0.0, 0.0 };
+    count_bins(s, expected);
+    for (size_t b = 0; b < HISTOGRAM_BINS; b++)
+        lab_compare_one(r, b, expected[b], s->h_bins[b], expected[b], exact);
+}
+
+static double work(const lab_case *c)
+{
+    return (double)c->dim[0]; /* every byte read once; 1 KiB of bins is noise */
+}
+
+static void destroy(void *st)
+{
+    state *s = (state *)st;
+    if (s->d_in)
+        CUDA_CHECK(cudaFree(s->d_in));
+    if (s->d_bins)
+        CUDA_CHECK(cudaFree(s->d_bins));
+    free(s->h_in);
+    free(s->h_bins);
+    free(s);
+}
+
+int main(int argc, char **argv)
+{
+    const lab_task task = {
+        "histogram", "n spread", "GB/s", cases, sizeof cases / sizeof cases[0],
+        { 0.0, 0.0 }, 20, 3,
+        make, outputs, upload, reset, run, download, reference, verify, work, NULL, destroy,
+    };
+    return lab_task_main(&task, argc, argv);
+}

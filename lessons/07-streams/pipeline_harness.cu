@@ -1,0 +1,167 @@
+/* pipeline_harness.cu — cases, inputs and CPU verification of task `pipeline` (see pipeline.h).
+ *
+ * Each case is n x streams x chunks. The array is drawn from the seed in [2, 1000], so that
+ * an element the kernel never touched (still v) or touched twice (v^(1/4)) is far from
+ * sqrt(v), and the device scratch buffer is poisoned with NaN before every call, so a chunk
+ * that was never uploaded comes back as NaN. The in-place host array is restored before every
+ * call (reset, untimed).
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lab.h"
+#include "pipeline.h"
+
+#define PIPELINE_MAX_STREAMS 16
+
+static const lab_case pipeline_cases[] = {
+    { "1x1x1",         { 1, 1, 1 },             0 },
+    { "1x4x8",         { 1, 4, 8 },             0 },  /* more chunks than elements */
+    { "4097x3x5",      { 4097, 3, 5 },          LAB_CASE_SMALL },
+    { "65536x5x2",     { 65536, 5, 2 },         0 },  /* more streams than chunks */
+    { "1000003x3x7",   { 1000003, 3, 7 },       0 },  /* prime n, uneven chunks */
+    { "999999x8x1000", { 999999, 8, 1000 },     0 },  /* many small chunks */
+    { "67108864x4x16", { 67108864, 4, 16 },     LAB_CASE_SPEED },
+};
+
+typedef struct pipeline_state {
+    size_t n;
+    int n_streams, n_chunks;
+    float *input;   /* drawn from the seed; never handed to the implementation */
+    float *out;     /* what came back: dumped and verified */
+    float *pinned;  /* the in-place array the implementation works on */
+    float *dev;
+    cudaStream_t streams[PIPELINE_MAX_STREAMS];
+} pipeline_state;
+
+static void *pipeline_make(const lab_case *c, uint64_t seed)
+{
+    pipeline_state *st = (pipeline_state *)calloc(1, sizeof *st);
+    if (!st)
+        return NULL;
+    st->n = c->dim[0];
+    st->n_streams = (int)c->dim[1];
+    st->n_chunks = (int)c->dim[2];
+    st->input = (float *)malloc(st->n * sizeof(float));
+    st->out = (float *)malloc(st->n * sizeof(float));
+    if (!st->input || !st->out) {
+        free(st->input);
+        free(st->out);
+        free(st);
+        return NULL;
+    }
+    lab_fill_f32(st->input, st->n, 2.0f, 1000.0f, lab_seed_derive(seed, "x"));
+    return st;
+}
+
+static size_t pipeline_outputs(void *p, lab_buffer *out, size_t max)
+{
+    pipeline_state *st = (pipeline_state *)p;
+    if (max < 1)
+        return 0;
+    out[0].name = "x";
+    out[0].type = LAB_F32;
+    out[0].count = st->n;
+    out[0].data = st->out;
+    return 1;
+}
+
+static void pipeline_upload(void *p)
+{
+    pipeline_state *st = (pipeline_state *)p;
+    CUDA_CHECK(cudaMallocHost((void **)&st->pinned, st->n * sizeof(float)));
+    CUDA_CHECK(cudaMalloc((void **)&st->dev, st->n * sizeof(float)));
+    for (int s = 0; s < st->n_streams; ++s)
+        CUDA_CHECK(cudaStreamCreate(&st->streams[s]));
+}
+
+static void pipeline_reset(void *p)
+{
+    pipeline_state *st = (pipeline_state *)p;
+    memcpy(st->pinned, st->input, st->n * sizeof(float));
+    /* All-ones bytes are a NaN: a chunk that is never uploaded cannot look computed. */
+    CUDA_CHECK(cudaMemset(st->dev, 0xff, st->n * sizeof(float)));
+    CUDA_CHECK(cudaDeviceSynchronize());
+}
+
+static void pipeline_run(void *p)
+{
+    pipeline_state *st = (pipeline_state *)p;
+    pipeline(st->pinned, st->dev, st->n, st->streams, st->n_streams, st->n_chunks);
+}
+
+static void pipeline_download(void *p)
+{
+    pipeline_state *st = (pipeline_state *)p;
+    /* The contract says the work is finished on return; a straggler is caught here, not hidden. */
+    memcpy(st->out, st->pinned, st->n * sizeof(float));
+}
+
+static void pipeline_reference(void *p)
+{
+    pipeline_state *st = (pipeline_state *)p;
+    for (size_t i = 0; i < st->n; ++i)
+        st->out[i] = (float)sqrt((double)st->input[i]);
+}
+
+static void pipeline_verify(void *p, lab_tolerance tol, lab_compare_result *r)
+{
+    const pipeline_state *st = (const pipeline_state *)p;
+    for (size_t i = 0; i < st->n; ++i) {
+        const double expected = sqrt((double)st->input[i]);
+        lab_compare_one(r, i, expected, (double)st->out[i], expected, tol);
+    }
+}
+
+/* Bytes over the host link: every element goes down once and comes back once. */
+static double pipeline_work(const lab_case *c)
+{
+    return 2.0 * (double)c->dim[0] * sizeof(float);
+}
+
+static void pipeline_destroy(void *p)
+{
+    pipeline_state *st = (pipeline_state *)p;
+    if (!st)
+        return;
+    for (int s = 0; s < st->n_streams; ++s)
+        if (st->streams[s])
+            CUDA_CHECK(cudaStreamDestroy(st->streams[s]));
+    if (st->dev)
+        CUDA_CHECK(cudaFree(st->dev));
+    if (st->pinned)
+        CUDA_CHECK(cudaFreeHost(st->pinned));
+    free(st->input);
+    free(st->out);
+    free(st);
+}
+
+static const lab_task pipeline_task = {
+    "pipeline",
+    "n streams chunks",
+    "GB/s",
+    pipeline_cases,
+    sizeof pipeline_cases / sizeof pipeline_cases[0],
+    /* Newton's square root ends within one ulp of sqrt; 1e-5 leaves room and still rejects
+     * any element that was skipped or processed twice. */
+    { 0.0, 1e-5 },
+    5,
+    1,
+    pipeline_make,
+    pipeline_outputs,
+    pipeline_upload,
+    pipeline_reset,
+    pipeline_run,
+    pipeline_download,
+    pipeline_reference,
+    pipeline_verify,
+    pipeline_work,
+    NULL,
+    pipeline_destroy,
+};
+
+int main(int argc, char **argv)
+{
+    return lab_task_main(&pipeline_task, argc, argv);
+}
