@@ -49,7 +49,9 @@ CFLAGS    := -std=c11 -O2 -g -Wall -Wextra -Werror=implicit-function-declaration
 NVCCFLAGS := -std=c++17 -O3 -g -lineinfo $(GENCODE) $(INCLUDES) \
              -Xcompiler -Wall,-Wno-unused-function --expt-relaxed-constexpr
 LDCUDA    := -L$(CUDA_HOME)/lib64 -lcublas -lcudart
-LDLIBS_GRADER := -lncursesw -ltinfo -linih -lcjson -lm
+# ncursesw and tinfo by their runtime names: Debian's libncursesw.so is a linker script that
+# can pair one installation's libncursesw with another's libtinfo.
+LDLIBS_GRADER := -l:libncursesw.so.6 -l:libtinfo.so.6 -linih -lcjson -lm
 
 ifneq ($(V),1)
 Q := @
