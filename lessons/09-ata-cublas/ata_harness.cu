@@ -1,0 +1,150 @@
+// Harness of task ata: the cases, their inputs, and the check of C = AᵀA.
+// Built twice: with exercises/09-ata-cublas/ata.cu and with the solution.
+#include "ata.h"
+#include "ata_check.h"
+#include "lab.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+// dim[0], dim[1] = M, N: A is M×N, C is N×N.
+static const lab_case cases[] = {
+    {"1x1", {1, 1}, LAB_CASE_SMALL},
+    {"17x31", {17, 31}, LAB_CASE_SMALL},
+    {"1x300", {1, 300}, 0},      // rank one: C is an outer product
+    {"500x1", {500, 1}, 0},      // C is one number, a long sum of squares
+    {"97x61", {97, 61}, 0},      // primes
+    {"96x48", {96, 48}, 0},      // the seed's tile edge exactly
+    {"128x128", {128, 128}, 0},
+    {"129x127", {129, 127}, 0},  // one past / one short of a power of two
+    {"300x700", {300, 700}, 0},  // wide (the seed's second table): checked by sampling
+    {"2049x515", {2049, 515}, 0}, // tall, as in least squares
+    {"4096x4096", {4096, 4096}, LAB_CASE_SPEED},
+};
+
+typedef struct state {
+    int M, N;
+    uint64_t seed;
+    double *A, *C;   // host
+    double *dA, *dC; // device
+} state;
+
+static void *xmalloc(size_t bytes)
+{
+    void *p = malloc(bytes ? bytes : 1);
+    if (!p) {
+        fprintf(stderr, "error: out of host memory (%zu bytes)\n", bytes);
+        exit(LAB_EXIT_CUDA);
+    }
+    return p;
+}
+
+static size_t a_bytes(const state *s) { return (size_t)s->M * s->N * sizeof(double); }
+static size_t c_bytes(const state *s) { return (size_t)s->N * s->N * sizeof(double); }
+
+static void *make(const lab_case *c, uint64_t seed)
+{
+    state *s = (state *)calloc(1, sizeof *s);
+    if (!s)
+        exit(LAB_EXIT_CUDA);
+    s->M = (int)c->dim[0];
+    s->N = (int)c->dim[1];
+    s->seed = seed;
+    s->A = (double *)xmalloc(a_bytes(s));
+    s->C = (double *)xmalloc(c_bytes(s));
+    lab_fill_f64(s->A, (size_t)s->M * s->N, -1.0, 1.0, lab_seed_derive(seed, "A"));
+    return s;
+}
+
+static size_t outputs(void *p, lab_buffer *out, size_t max)
+{
+    state *s = (state *)p;
+    (void)max;
+    out[0] = (lab_buffer){"C", LAB_F64, (size_t)s->N * s->N, s->C};
+    return 1;
+}
+
+static void upload(void *p)
+{
+    state *s = (state *)p;
+    CUDA_CHECK(cudaMalloc(&s->dA, a_bytes(s)));
+    CUDA_CHECK(cudaMalloc(&s->dC, c_bytes(s)));
+}
+
+// All-ones bytes are a NaN in double: an element the kernel never writes cannot pass. A is
+// copied again too, so that a call which scribbles on its input cannot change the next one's.
+static void reset(void *p)
+{
+    state *s = (state *)p;
+    CUDA_CHECK(cudaMemcpy(s->dA, s->A, a_bytes(s), cudaMemcpyHostToDevice));
+    CUDA_CHECK(cudaMemset(s->dC, 0xff, c_bytes(s)));
+}
+
+static void run(void *p)
+{
+    state *s = (state *)p;
+    ata(s->dA, s->dC, s->M, s->N);
+}
+
+static void download(void *p)
+{
+    state *s = (state *)p;
+    CUDA_CHECK(cudaMemcpy(s->C, s->dC, c_bytes(s), cudaMemcpyDeviceToHost));
+}
+
+static void reference(void *p)
+{
+    state *s = (state *)p;
+    ata_reference(s->A, s->C, (size_t)s->M, (size_t)s->N);
+}
+
+static void verify(void *p, lab_tolerance tol, lab_compare_result *r)
+{
+    state *s = (state *)p;
+    ata_check(s->A, s->C, (size_t)s->M, (size_t)s->N, tol, s->seed, r);
+}
+
+// The 2·M·N² convention: the FLOPs of the full product, whether or not a kernel exploits the
+// symmetry to do half of them.
+static double work(const lab_case *c) { return 2.0 * c->dim[0] * c->dim[1] * (double)c->dim[1]; }
+
+static size_t cols(const lab_case *c) { return c->dim[1]; }
+
+static void destroy(void *p)
+{
+    state *s = (state *)p;
+    if (s->dA) {
+        CUDA_CHECK(cudaFree(s->dA));
+        CUDA_CHECK(cudaFree(s->dC));
+    }
+    free(s->A);
+    free(s->C);
+    free(s);
+}
+
+static const lab_task task = {
+    .name = "ata",
+    .dims = "M N",
+    .unit = "GFLOP/s",
+    .cases = cases,
+    .n_cases = sizeof cases / sizeof *cases,
+    // Relative to sum_k |A[k][i] A[k][j]|: FP64 accumulation in any order stays below about
+    // M·2^-53 ≈ 5e-13 of it for M up to 4096, while one missing or doubled term of the sum
+    // (about 1/M of the scale) is far outside 1e-10.
+    .tol = {0.0, 1e-10},
+    .reps = 5,
+    .warmup = 1,
+    .make = make,
+    .outputs = outputs,
+    .upload = upload,
+    .reset = reset,
+    .run = run,
+    .download = download,
+    .reference = reference,
+    .verify = verify,
+    .work = work,
+    .cols = cols,
+    .destroy = destroy,
+};
+
+int main(int argc, char **argv) { return lab_task_main(&task, argc, argv); }
