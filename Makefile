@@ -48,10 +48,10 @@ CFLAGS    := -std=c11 -O2 -g -Wall -Wextra -Werror=implicit-function-declaration
              -D_GNU_SOURCE $(INCLUDES)
 NVCCFLAGS := -std=c++17 -O3 -g -lineinfo $(GENCODE) $(INCLUDES) \
              -Xcompiler -Wall,-Wno-unused-function --expt-relaxed-constexpr
-LDCUDA    := -L$(CUDA_HOME)/lib64 -lcublas -lcudart
+LDCUDA    := -L$(CUDA_HOME)/lib64 -lcublas -lcudart -lpthread
 # ncursesw and tinfo by their runtime names: Debian's libncursesw.so is a linker script that
 # can pair one installation's libncursesw with another's libtinfo.
-LDLIBS_GRADER := -l:libncursesw.so.6 -l:libtinfo.so.6 -linih -lcjson -lm
+LDLIBS_GRADER := -l:libncursesw.so.6 -l:libtinfo.so.6 -linih -lcjson -lm -lpthread
 
 ifneq ($(V),1)
 Q := @

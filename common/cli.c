@@ -13,7 +13,8 @@ static const char usage_common[] =
     "  --reps N           timed repetitions\n"
     "  --warmup N         untimed calls before timing\n"
     "  --report FILE      write a TAP 14 report\n"
-    "  --dump DIR         write every output to DIR (for --verify)\n"
+    "  --dump DIR         write every output to DIR for --verify, without checking it here\n"
+    "  --no-check         run and time only, without the CPU check\n"
     "  --verify DIR       check outputs dumped in DIR; runs no GPU code\n"
     "  --dump-reference DIR  write the CPU reference outputs as a dump\n"
     "  --rtol X, --atol X relative / absolute tolerance of the check\n"
@@ -136,6 +137,7 @@ int lab_cli_parse(int argc, char **argv, const char *what, const char *extra_usa
         if (!strcmp(arg, "--list")) { o->list = 1; continue; }
         if (!strcmp(arg, "--flush-l2")) { o->flush_l2 = 1; continue; }
         if (!strcmp(arg, "--quick")) { o->quick = 1; continue; }
+        if (!strcmp(arg, "--no-check")) { o->no_check = 1; continue; }
         if (arg[0] == '-' && arg[1] == '-') {
             char name[64];
             char *eq = strchr(arg, '=');

@@ -238,6 +238,7 @@ typedef struct lab_options {
     int device;                   /* --device N (default 0) */
     int flush_l2;                 /* --flush-l2 */
     int quick;                    /* --quick: demos use their smallest sizes */
+    int no_check;                 /* --no-check: run and time only; no CPU check */
     double rtol, atol;            /* --rtol X, --atol X (negative: the task's own) */
     long positional[LAB_MAX_POSITIONAL]; size_t n_positional; /* demos: version numbers */
 } lab_options;
@@ -334,7 +335,10 @@ typedef struct lab_task {
 } lab_task;
 
 /* The whole harness: --list, --verify (no CUDA), --dump-reference (no CUDA), or run every
- * selected case: reset, run, download, verify (and --dump), then time warm-up + reps.
+ * selected case: reset, run, download, verify, then time warm-up + reps.
+ * With --dump (the grader's run of student code) the outputs are written instead of checked —
+ * a separate --verify process checks them — and only LAB_CASE_SPEED cases are timed with
+ * warm-up and repetitions. --no-check times without checking (the grader's reference run).
  * Prints one aligned table; returns the exit status (enum lab_exit). */
 int lab_task_main(const lab_task *t, int argc, char **argv);
 

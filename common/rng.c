@@ -2,6 +2,9 @@
 // case is a pure function of (seed, tag) and a verifier can draw it again.
 #include "lab.h"
 
+#include <pthread.h>
+#include <unistd.h>
+
 static uint64_t splitmix64(uint64_t *x)
 {
     uint64_t z = (*x += 0x9e3779b97f4a7c15ull);
@@ -54,36 +57,108 @@ uint64_t lab_seed_derive(uint64_t seed, const char *tag)
     return splitmix64(&x);
 }
 
+// ------------------------------------------------------------------ fills
+// A fill is cut into chunks of FILL_CHUNK elements, each drawn from its own stream
+// (seed, chunk): the values depend on the seed alone, never on how many threads drew them,
+// and inputs of a few GiB are ready in a fraction of a second on a many-core host.
+enum { FILL_CHUNK = 1 << 20, MAX_THREADS = 32 };
+
+typedef enum fill_kind { FILL_F32, FILL_F64, FILL_I32, FILL_U8 } fill_kind;
+
+typedef struct fill_job {
+    fill_kind kind;
+    void *x;
+    size_t n;
+    double lo, hi;         // floating fills: [lo, hi)
+    int64_t ilo;           // integer fills: [ilo, ilo + span)
+    uint64_t span;
+    uint64_t seed;
+    size_t next_chunk;     // shared by the workers, under `lock`
+    pthread_mutex_t lock;
+} fill_job;
+
+static void fill_chunk(const fill_job *j, size_t chunk)
+{
+    size_t begin = chunk * (size_t)FILL_CHUNK;
+    size_t end = begin + FILL_CHUNK < j->n ? begin + FILL_CHUNK : j->n;
+    lab_rng r;
+    lab_rng_seed(&r, j->seed ^ (0x9e3779b97f4a7c15ull * (chunk + 1)));
+    switch (j->kind) {
+    case FILL_F32:
+        for (size_t i = begin; i < end; i++)
+            ((float *)j->x)[i] = (float)(j->lo + (j->hi - j->lo) * lab_rng_uniform(&r));
+        break;
+    case FILL_F64:
+        for (size_t i = begin; i < end; i++)
+            ((double *)j->x)[i] = j->lo + (j->hi - j->lo) * lab_rng_uniform(&r);
+        break;
+    case FILL_I32:
+        for (size_t i = begin; i < end; i++)
+            ((int32_t *)j->x)[i] = (int32_t)(j->ilo + (int64_t)lab_rng_below(&r, j->span));
+        break;
+    case FILL_U8:
+        for (size_t i = begin; i < end; i++)
+            ((uint8_t *)j->x)[i] = (uint8_t)(j->ilo + (int64_t)lab_rng_below(&r, j->span));
+        break;
+    }
+}
+
+static void *fill_worker(void *arg)
+{
+    fill_job *j = (fill_job *)arg;
+    size_t chunks = (j->n + FILL_CHUNK - 1) / FILL_CHUNK;
+    for (;;) {
+        pthread_mutex_lock(&j->lock);
+        size_t c = j->next_chunk++;
+        pthread_mutex_unlock(&j->lock);
+        if (c >= chunks)
+            return NULL;
+        fill_chunk(j, c);
+    }
+}
+
+static void fill(fill_job *j)
+{
+    size_t chunks = (j->n + FILL_CHUNK - 1) / FILL_CHUNK;
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    size_t threads = cpus > 1 ? (size_t)cpus : 1;
+    if (threads > MAX_THREADS)
+        threads = MAX_THREADS;
+    if (threads > chunks)
+        threads = chunks;
+    pthread_mutex_init(&j->lock, NULL);
+    pthread_t tid[MAX_THREADS];
+    size_t started = 0;
+    for (size_t t = 1; t < threads; t++)
+        if (pthread_create(&tid[started], NULL, fill_worker, j) == 0)
+            started++;
+    fill_worker(j); // the calling thread works too, and alone if no thread could start
+    for (size_t t = 0; t < started; t++)
+        pthread_join(tid[t], NULL);
+    pthread_mutex_destroy(&j->lock);
+}
+
 void lab_fill_f32(float *x, size_t n, float lo, float hi, uint64_t seed)
 {
-    lab_rng r;
-    lab_rng_seed(&r, seed);
-    for (size_t i = 0; i < n; i++)
-        x[i] = lo + (float)((double)(hi - lo) * lab_rng_uniform(&r));
+    fill_job j = {.kind = FILL_F32, .x = x, .n = n, .lo = lo, .hi = hi, .seed = seed};
+    fill(&j);
 }
 
 void lab_fill_f64(double *x, size_t n, double lo, double hi, uint64_t seed)
 {
-    lab_rng r;
-    lab_rng_seed(&r, seed);
-    for (size_t i = 0; i < n; i++)
-        x[i] = lo + (hi - lo) * lab_rng_uniform(&r);
+    fill_job j = {.kind = FILL_F64, .x = x, .n = n, .lo = lo, .hi = hi, .seed = seed};
+    fill(&j);
 }
 
 void lab_fill_i32(int32_t *x, size_t n, int32_t lo, int32_t hi, uint64_t seed)
 {
-    lab_rng r;
-    lab_rng_seed(&r, seed);
-    uint64_t span = (uint64_t)((int64_t)hi - (int64_t)lo) + 1;
-    for (size_t i = 0; i < n; i++)
-        x[i] = (int32_t)((int64_t)lo + (int64_t)lab_rng_below(&r, span));
+    fill_job j = {.kind = FILL_I32, .x = x, .n = n, .ilo = lo,
+                  .span = (uint64_t)((int64_t)hi - (int64_t)lo) + 1, .seed = seed};
+    fill(&j);
 }
 
 void lab_fill_u8(uint8_t *x, size_t n, uint8_t lo, uint8_t hi, uint64_t seed)
 {
-    lab_rng r;
-    lab_rng_seed(&r, seed);
-    uint64_t span = (uint64_t)(hi - lo) + 1;
-    for (size_t i = 0; i < n; i++)
-        x[i] = (uint8_t)(lo + lab_rng_below(&r, span));
+    fill_job j = {.kind = FILL_U8, .x = x, .n = n, .ilo = lo, .span = (uint64_t)(hi - lo) + 1, .seed = seed};
+    fill(&j);
 }

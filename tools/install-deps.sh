@@ -2,7 +2,8 @@
 # The lab's one install step (make deps; make run and make test call it first).
 # Checks what the build needs by compiling against it, so headers found through CPATH or a
 # non-Debian prefix count as present. Installs what is missing with apt-get when run as root;
-# otherwise prints the one command to run and fails.
+# otherwise prints the one command to run and fails. LAB_NO_INSTALL=1: check only, install
+# nothing (a machine without a package registry).
 #
 #   required  libncurses-dev libinih-dev libcjson-dev libcmocka-dev   (Debian/Ubuntu names)
 #   optional  gnuplot-nox (figures), tmux (TUI tests), slurm-wlm munge (class-grading tests)
@@ -38,7 +39,7 @@ apt_install() {
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$@" >/dev/null 2>&1
 }
 
-if [ "$(id -u)" -ne 0 ] || ! command -v apt-get >/dev/null; then
+if [ "$(id -u)" -ne 0 ] || ! command -v apt-get >/dev/null || [ -n "${LAB_NO_INSTALL:-}" ]; then
   if [ ${#missing[@]} -gt 0 ]; then
     echo "deps: missing ${missing[*]}; install them with:" >&2
     echo "  sudo apt-get install -y ${missing[*]} ${optional[*]}" >&2

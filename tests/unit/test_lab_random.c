@@ -2,6 +2,7 @@
 #include "cmocka_all.h"
 #include "lab.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 static void same_seed_same_stream(void **state)
@@ -68,6 +69,23 @@ static void fills_are_reproducible_and_bounded(void **state)
     assert_true(saw_lo && saw_hi); // both ends of [lo, hi] are reachable
 }
 
+// Fills are cut into independently seeded chunks (drawn in parallel): the values must depend
+// on the seed and the index alone, so a shorter fill is a prefix of a longer one.
+static void fills_do_not_depend_on_length_or_threads(void **state)
+{
+    (void)state;
+    size_t n = 3u << 20; // three chunks and more
+    float *a = malloc(n * sizeof *a), *b = malloc(n * sizeof *b);
+    assert_non_null(a);
+    assert_non_null(b);
+    lab_fill_f32(a, n, 0, 1, 9);
+    lab_fill_f32(b, n - 12345, 0, 1, 9);
+    assert_memory_equal(a, b, (n - 12345) * sizeof *a);
+    assert_true(a[0] != a[1 << 20]); // chunks are not copies of each other
+    free(a);
+    free(b);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -75,6 +93,7 @@ int main(void)
         cmocka_unit_test(uniform_and_below_stay_in_range),
         cmocka_unit_test(derive_separates_tags_and_seeds),
         cmocka_unit_test(fills_are_reproducible_and_bounded),
+        cmocka_unit_test(fills_do_not_depend_on_length_or_threads),
     };
     return cmocka_run_group_tests_name("lab random", tests, NULL, NULL);
 }

@@ -1,0 +1,15 @@
+/* doctor.h — `grader doctor`: the toolchain, driver, GPU and terminal preflight. */
+#ifndef GRADER_DOCTOR_H
+#define GRADER_DOCTOR_H
+
+#include <stdio.h>
+
+/* Prints one line per check ("ok", "warn" or "FAIL", what was found) and a "fix:" line under
+ * every check that is not ok. Returns 0 when nothing failed, 1 otherwise. */
+int doctor_run(const char *root, FILE *out);
+
+/* "release 13.0, V13.0.48" -> 13.0 as major*1000 + minor*10 (13000); 0 when absent. Also reads
+ * nvidia-smi's "CUDA Version: 12.4". Exposed for the unit tests. */
+int doctor_parse_cuda_version(const char *text);
+
+#endif /* GRADER_DOCTOR_H */

@@ -1,0 +1,91 @@
+/* grade.h — grading one task, end to end (grade.c).
+ *
+ * The protocol, for task T of lesson L (every run of student code in the sandbox, runner.h):
+ *   1. make build/exercises/L/T build/solutions/L/T       -> build log, compiler diagnostics
+ *      (class grading: make EXERCISES=<dir> EXBUILD=<scratch> <scratch>/exercises/L/T ...)
+ *   2. nm on the exercise object: a symbol containing a `forbid` string fails the build
+ *   3. build/solutions/L/T --list                          -> the cases, speed and small flags
+ *   4. <exercise> --seed S --dump D --report R.tap         -> exit status, times (untrusted)
+ *   5. build/solutions/L/T --verify D --seed S --report V.tap  -> the only verdict on correctness
+ *   6. build/solutions/L/T --seed S --case SPEED --report REF.tap -> reference time, same run
+ *   7. compute-sanitizer --tool X ... <exercise> --case SMALL   -> findings
+ * Step 4's own report is read for times only; its exit status tells crash / CUDA error / skip.
+ */
+#ifndef GRADER_GRADE_H
+#define GRADER_GRADE_H
+
+#include <signal.h>
+#include <stdint.h>
+
+#include "model.h"
+
+/* The first seven are also the indexes of result_step_s (model.h). */
+enum grade_step {
+    GRADE_STEP_BUILD = 0,
+    GRADE_STEP_SYMBOLS,
+    GRADE_STEP_LIST,
+    GRADE_STEP_RUN,
+    GRADE_STEP_VERIFY,
+    GRADE_STEP_REFERENCE,
+    GRADE_STEP_SANITIZE,
+    GRADE_STEP_DONE,
+    GRADE_STEP_COUNT
+};
+/* "building", "checking symbols", "listing cases", "running", "verifying", "timing the
+ * reference", "sanitizing", "done" */
+const char *grade_step_name(enum grade_step s);
+
+/* Called from the grading thread before each step (detail: e.g. the sanitizer tool, or NULL)
+ * and once with GRADE_STEP_DONE. It must not free or change the task. */
+typedef void (*grade_progress_fn)(void *user, const struct task *t, enum grade_step step,
+                                  const char *detail);
+
+struct grade_opts {
+    const char *root;           /* course root (Makefile, lessons/, solutions/); required */
+    const char *build_dir;      /* pristine build dir, relative to root or absolute; "build" */
+    /* Class grading: a student's copy of exercises/ and a scratch build dir for their objects
+     * and binaries. NULL: <root>/exercises and build_dir. The student's tree is only read. */
+    const char *exercises_dir;
+    const char *exbuild_dir;
+    /* Where dumps, reports and captured output go: NULL -> <exbuild or build>/grader. */
+    const char *work_dir;
+    int seed_set;               /* 0: a fresh seed from the system for every grading */
+    uint64_t seed;
+    double build_timeout_s;     /* make (default 300) */
+    double run_timeout_s;       /* each run of the exercise (default 60) */
+    double verify_timeout_s;    /* the verifier and the reference run (default 120) */
+    double sanitize_timeout_s;  /* each compute-sanitizer tool (default 180) */
+    int gpu;                    /* >= 0: CUDA_VISIBLE_DEVICES for every child; < 0: inherit */
+    int sanitize;               /* 1: run compute-sanitizer (default); 0: skip that step */
+    int build;                  /* 1: run make first (default); 0: use the binaries as they are */
+    size_t output_cap_bytes;    /* per captured stream of a child (default 1 MiB) */
+    /* RLIMIT_DATA of the exercise's process (runner.h says why not RLIMIT_AS); default half
+     * of the machine's memory; 0: none. */
+    unsigned long long mem_limit_bytes;
+    const char *make;           /* default "make" */
+    const char *sanitizer;      /* compute-sanitizer path; NULL: PATH, then $CUDA_HOME/bin,
+                                   then /usr/local/cuda/bin */
+    grade_progress_fn progress; /* may be NULL */
+    void *progress_user;
+    /* Polled between steps and while a child runs: nonzero kills the child and returns a
+     * result with OUTCOME_NOT_RUN and reason "cancelled". May be NULL. */
+    const volatile sig_atomic_t *cancel;
+};
+
+/* Defaults as documented above; root stays NULL. */
+void grade_opts_init(struct grade_opts *o);
+
+/* Grades t. Never NULL (NULL only when out of memory); the caller owns the result (hand it
+ * to the task with task_set_result, or free it with task_result_free). Safe to call from
+ * several processes at once on different exbuild/work dirs. */
+struct task_result *grade_task(const struct task *t, const struct grade_opts *o);
+
+/* The options of the whole program, shared by the text/batch front end and the TUI. */
+struct grader_opts {
+    struct grade_opts grade;
+    const char *state_path;     /* progress file (state.h); NULL: no saved progress */
+    int no_color;               /* NO_COLOR set in the environment, or --no-color */
+    int force;                  /* regrade even when the saved state is fresh */
+};
+
+#endif /* GRADER_GRADE_H */

@@ -1,0 +1,93 @@
+/* model_impl.h — the model's representation, for the modules that build it (course.c,
+ * grade.c, report.c, state.c). Everyone else reads through model.h's accessors. */
+#ifndef GRADER_MODEL_IMPL_H
+#define GRADER_MODEL_IMPL_H
+
+#include <stdarg.h>
+
+#include "model.h"
+
+/* A growable array of malloc'd strings. */
+struct strlist {
+    char **v;
+    size_t n, cap;
+};
+void strlist_push(struct strlist *l, const char *s);
+void strlist_free(struct strlist *l);
+
+struct task_result {
+    enum grader_outcome outcome;
+    double score, max_score;
+    char *reason;
+    uint64_t seed;
+    double duration_s;
+    int64_t graded_at;
+    char *exercise_hash;
+    int exit_status, signal;
+    char *stdout_path, *stderr_path;
+    struct case_result *cases;
+    size_t n_cases;
+    int speed_measured;
+    char *speed_case;
+    double speed_ratio, speed_threshold, time_ms, ref_time_ms;
+    struct sanitizer_run *sanitizer_runs;
+    size_t n_sanitizer_runs;
+    struct sanitizer_finding *findings;
+    size_t n_findings;
+    char *build_log_path;
+    struct compiler_diag *diags;
+    size_t n_diags;
+    struct strlist forbidden;
+    double step_s[RESULT_STEPS];
+};
+
+struct task {
+    struct lesson *lesson;
+    char *name, *id, *title;
+    double weight;
+    char *speed_case;
+    double speed_threshold;
+    char *sanitize_case;
+    struct strlist sanitizers, forbid, hints;
+    double rtol, atol;
+    char *exercise_path;
+    struct task_result *result;
+};
+
+struct lesson {
+    struct course *course;
+    char *id, *title, *dir, *ini_path, *notes_path;
+    char *error;
+    struct task **tasks;
+    size_t n_tasks;
+};
+
+struct course {
+    char *root;
+    struct lesson **lessons;
+    size_t n_lessons;
+    struct task **all_tasks;
+    size_t n_all_tasks;
+    struct strlist errors;
+};
+
+/* malloc'd copy; NULL in -> "" out. Out of memory aborts: the grader cannot go on without it. */
+char *xstrdup(const char *s);
+void *xcalloc(size_t n, size_t size);
+void *xrealloc(void *p, size_t size);
+char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Replace *dst (freed) by a formatted string. */
+void set_str(char **dst, const char *s);
+
+struct task_result *result_new(void);
+void result_set_reason(struct task_result *r, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+/* Append one zeroed record with every number "unknown" (< 0) and every string "". */
+struct case_result *result_add_case(struct task_result *r, const char *name);
+struct case_result *result_find_case(struct task_result *r, const char *name);
+struct sanitizer_run *result_add_sanitizer_run(struct task_result *r, const char *tool);
+struct sanitizer_finding *result_add_finding(struct task_result *r);
+struct compiler_diag *result_add_diag(struct task_result *r);
+void case_result_clear(struct case_result *c);
+
+#endif /* GRADER_MODEL_IMPL_H */

@@ -1,0 +1,26 @@
+/* report.h — the course's results written out: text, JSON, CSV, JUnit XML, Gradescope.
+ * Formats are documented field by field in grader/README.md. */
+#ifndef GRADER_REPORT_H
+#define GRADER_REPORT_H
+
+#include <stdio.h>
+
+#include <cjson/cJSON.h>
+
+#include "model.h"
+
+enum report_format { REPORT_TEXT, REPORT_JSON, REPORT_CSV, REPORT_JUNIT, REPORT_GRADESCOPE };
+
+/* "text", "json", "csv", "junit", "gradescope" -> 0 and *f; -1 when unknown. */
+int report_format_parse(const char *name, enum report_format *f);
+
+/* Writes the tasks of c that have a result (all tasks when only_graded is 0); 0 or -1. */
+int report_write(const struct course *c, enum report_format f, int only_graded, FILE *out);
+
+/* One task as the JSON object of the "tasks" array (README.md); the caller owns it. */
+cJSON *report_task_json(const struct task *t);
+/* A result as JSON and back (the state file stores results this way). */
+cJSON *report_result_json(const struct task_result *r);
+struct task_result *report_result_from_json(const cJSON *j);
+
+#endif /* GRADER_REPORT_H */

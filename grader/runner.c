@@ -1,0 +1,340 @@
+/* runner.c — bounded child processes: see runner.h for the limits and why. */
+#include "runner.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define DEFAULT_CAP ((size_t)1 << 20)
+#define POLL_MS 20
+#define PROC_SCAN_MS 50
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* ======================================================================= /proc counting */
+/* Reads /proc/<pid>/<file> into buf; returns bytes or -1. */
+static ssize_t read_proc(const char *pid, const char *file, char *buf, size_t len)
+{
+    char path[64];
+    snprintf(path, sizeof path, "/proc/%s/%s", pid, file);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return -1;
+    ssize_t n = read(fd, buf, len - 1);
+    close(fd);
+    if (n >= 0)
+        buf[n] = 0;
+    return n;
+}
+
+static int is_pid_name(const char *s)
+{
+    if (!*s)
+        return 0;
+    for (; *s; s++)
+        if (*s < '0' || *s > '9')
+            return 0;
+    return 1;
+}
+
+/* Processes whose process group is pgid. */
+static int count_group(pid_t pgid)
+{
+    DIR *d = opendir("/proc");
+    if (!d)
+        return 0;
+    int n = 0;
+    struct dirent *e;
+    char buf[512];
+    while ((e = readdir(d))) {
+        if (!is_pid_name(e->d_name) || read_proc(e->d_name, "stat", buf, sizeof buf) <= 0)
+            continue;
+        /* "pid (comm) state ppid pgrp ...": comm may hold spaces and ')', so from the last ')' */
+        char *p = strrchr(buf, ')');
+        char state;
+        int ppid, pgrp;
+        if (p && sscanf(p + 1, " %c %d %d", &state, &ppid, &pgrp) == 3 && pgrp == pgid)
+            n++;
+    }
+    closedir(d);
+    return n;
+}
+
+/* Tasks (threads included, as RLIMIT_NPROC counts them) of the real user uid. */
+static long count_user_tasks(uid_t uid)
+{
+    DIR *d = opendir("/proc");
+    if (!d)
+        return 0;
+    long n = 0;
+    struct dirent *e;
+    char buf[4096];
+    while ((e = readdir(d))) {
+        if (!is_pid_name(e->d_name) || read_proc(e->d_name, "status", buf, sizeof buf) <= 0)
+            continue;
+        const char *u = strstr(buf, "\nUid:");
+        const char *t = strstr(buf, "\nThreads:");
+        unsigned long ruid;
+        long threads;
+        if (u && t && sscanf(u + 5, "%lu", &ruid) == 1 && ruid == uid &&
+            sscanf(t + 9, "%ld", &threads) == 1)
+            n += threads;
+    }
+    closedir(d);
+    return n;
+}
+
+/* ======================================================================= the child */
+static void set_limit(int resource, unsigned long long value)
+{
+    struct rlimit rl;
+    if (getrlimit(resource, &rl) != 0)
+        return;
+    rlim_t v = (rlim_t)value;
+    /* Never raise: a hard limit lower than asked for stays. */
+    if (rl.rlim_max != RLIM_INFINITY && v > rl.rlim_max)
+        v = rl.rlim_max;
+    rl.rlim_cur = v;
+    rl.rlim_max = v;
+    setrlimit(resource, &rl);
+}
+
+static void child_exec(const struct run_spec *s, int out_w, int err_w, int status_w,
+                       long nproc_limit)
+{
+    setsid();
+    if (s->cpu_s > 0)
+        set_limit(RLIMIT_CPU, (unsigned long long)(s->cpu_s + 1));
+    if (s->file_bytes > 0)
+        set_limit(RLIMIT_FSIZE, s->file_bytes);
+    if (s->open_files > 0)
+        set_limit(RLIMIT_NOFILE, (unsigned long long)s->open_files);
+    if (s->data_bytes > 0)
+        set_limit(RLIMIT_DATA, s->data_bytes);
+    if (nproc_limit > 0)
+        set_limit(RLIMIT_NPROC, (unsigned long long)nproc_limit);
+    /* No core files: a crashing student program must not fill the disk. */
+    set_limit(RLIMIT_CORE, 0);
+
+    int null_fd = open("/dev/null", O_RDWR);
+    if (null_fd < 0 || dup2(null_fd, 0) < 0 || dup2(out_w, 1) < 0 || dup2(err_w, 2) < 0)
+        goto fail;
+    for (const char *const *e = s->env; e && *e; e++)
+        if (putenv((char *)*e) != 0)
+            goto fail;
+    if (s->cwd && chdir(s->cwd) != 0)
+        goto fail;
+    signal(SIGPIPE, SIG_DFL);
+    execvp(s->argv[0], s->argv);
+fail:;
+    int err = errno;
+    if (write(status_w, &err, sizeof err) < 0)
+        _exit(127);
+    _exit(127);
+}
+
+/* ======================================================================= capture */
+struct capture {
+    int fd;          /* read end, -1 once closed */
+    FILE *file;      /* NULL: discard */
+    size_t seen, kept, cap;
+    int truncated;
+};
+
+static void capture_read(struct capture *c)
+{
+    char buf[65536];
+    ssize_t n = read(c->fd, buf, sizeof buf);
+    if (n <= 0) {
+        if (n == 0 || (errno != EINTR && errno != EAGAIN)) {
+            close(c->fd);
+            c->fd = -1;
+        }
+        return;
+    }
+    c->seen += (size_t)n;
+    size_t room = c->kept < c->cap ? c->cap - c->kept : 0;
+    size_t take = (size_t)n < room ? (size_t)n : room;
+    if (c->file && take)
+        fwrite(buf, 1, take, c->file);
+    c->kept += take;
+    if (take < (size_t)n && !c->truncated) {
+        c->truncated = 1;
+        if (c->file)
+            fprintf(c->file, "\n[output cut at %zu bytes]\n", c->cap);
+    }
+}
+
+/* Reads what is ready on the open captures, waiting up to ms. */
+static void capture_poll(struct capture *caps, int n, int ms)
+{
+    struct pollfd p[2];
+    int k = 0;
+    for (int i = 0; i < n; i++)
+        if (caps[i].fd >= 0)
+            p[k++] = (struct pollfd){.fd = caps[i].fd, .events = POLLIN};
+    if (k == 0) {
+        if (ms > 0)
+            nanosleep(&(struct timespec){0, ms * 1000000L}, NULL);
+        return;
+    }
+    if (poll(p, (nfds_t)k, ms) <= 0)
+        return;
+    for (int j = 0; j < k; j++)
+        if (p[j].revents)
+            for (int i = 0; i < n; i++)
+                if (caps[i].fd == p[j].fd)
+                    capture_read(&caps[i]);
+}
+
+static FILE *open_out(const char *path)
+{
+    return path ? fopen(path, "w") : NULL;
+}
+
+/* ======================================================================= run */
+int run_sandboxed(const struct run_spec *s, struct run_result *res)
+{
+    memset(res, 0, sizeof *res);
+    int merged = s->stdout_path && s->stderr_path && strcmp(s->stdout_path, s->stderr_path) == 0;
+    int out_p[2], err_p[2] = {-1, -1}, st_p[2];
+    if (pipe2(out_p, O_CLOEXEC) || (!merged && pipe2(err_p, O_CLOEXEC)) ||
+        pipe2(st_p, O_CLOEXEC)) {
+        res->end = RUN_SPAWN_FAILED;
+        res->spawn_errno = errno;
+        return 0;
+    }
+    long nproc_limit = s->nproc_margin > 0 ? count_user_tasks(getuid()) + s->nproc_margin : 0;
+    double t0 = now_s();
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid == 0)
+        child_exec(s, out_p[1], merged ? out_p[1] : err_p[1], st_p[1], nproc_limit);
+    close(out_p[1]);
+    if (!merged)
+        close(err_p[1]);
+    close(st_p[1]);
+    if (pid < 0) {
+        res->end = RUN_SPAWN_FAILED;
+        res->spawn_errno = errno;
+        close(out_p[0]);
+        if (!merged)
+            close(err_p[0]);
+        close(st_p[0]);
+        return 0;
+    }
+
+    size_t cap = s->output_cap ? s->output_cap : DEFAULT_CAP;
+    struct capture caps[2] = {
+        {.fd = out_p[0], .file = open_out(s->stdout_path), .cap = cap},
+        {.fd = merged ? -1 : err_p[0], .file = merged ? NULL : open_out(s->stderr_path), .cap = cap},
+    };
+    enum run_end forced = RUN_EXITED;
+    int status = 0, exited = 0;
+    double last_scan = t0;
+    while (!exited) {
+        capture_poll(caps, 2, POLL_MS);
+        pid_t w = waitpid(pid, &status, WNOHANG);
+        if (w == pid) {
+            exited = 1;
+            break;
+        }
+        double t = now_s();
+        if (forced == RUN_EXITED) {
+            if (s->wall_s > 0 && t - t0 > s->wall_s)
+                forced = RUN_TIMED_OUT;
+            else if (s->cancel && *s->cancel)
+                forced = RUN_CANCELLED;
+            else if (s->flood_bytes > 0 &&
+                     (caps[0].seen > s->flood_bytes || caps[1].seen > s->flood_bytes))
+                forced = RUN_FLOODED;
+            else if (s->max_procs > 0 && (t - last_scan) * 1000 >= PROC_SCAN_MS) {
+                last_scan = t;
+                if (count_group(pid) > s->max_procs)
+                    forced = RUN_FORKED;
+            }
+            if (forced != RUN_EXITED)
+                kill(-pid, SIGKILL);
+        }
+    }
+    res->wall_s = now_s() - t0;
+    /* Whatever the child left running in its group goes with it; then the pipes reach EOF. */
+    kill(-pid, SIGKILL);
+    double drain_end = now_s() + 2.0;
+    while ((caps[0].fd >= 0 || caps[1].fd >= 0) && now_s() < drain_end)
+        capture_poll(caps, 2, POLL_MS);
+    for (int i = 0; i < 2; i++) {
+        if (caps[i].fd >= 0)
+            close(caps[i].fd);
+        if (caps[i].file)
+            fclose(caps[i].file);
+        res->truncated |= caps[i].truncated;
+    }
+
+    int child_errno = 0;
+    ssize_t got = read(st_p[0], &child_errno, sizeof child_errno);
+    close(st_p[0]);
+    if (got == (ssize_t)sizeof child_errno) {
+        res->end = RUN_SPAWN_FAILED;
+        res->spawn_errno = child_errno;
+    } else if (forced != RUN_EXITED) {
+        res->end = forced;
+    } else if (WIFSIGNALED(status)) {
+        res->end = RUN_SIGNALED;
+        res->term_signal = WTERMSIG(status);
+    } else {
+        res->end = RUN_EXITED;
+        res->exit_status = WEXITSTATUS(status);
+    }
+    return 0;
+}
+
+void run_describe(const struct run_spec *s, const struct run_result *r, char *buf, size_t len)
+{
+    switch (r->end) {
+    case RUN_EXITED:
+        snprintf(buf, len, "exit status %d", r->exit_status);
+        break;
+    case RUN_SIGNALED: {
+        const char *abbrev = sigabbrev_np(r->term_signal);
+        char name[32];
+        if (abbrev)
+            snprintf(name, sizeof name, "SIG%s", abbrev);
+        else
+            snprintf(name, sizeof name, "signal %d", r->term_signal);
+        snprintf(buf, len, "killed by %s (%s)%s", name, strsignal(r->term_signal),
+                 r->term_signal == SIGXCPU ? ": CPU time limit" :
+                 r->term_signal == SIGXFSZ ? ": file size limit" : "");
+        break;
+    }
+    case RUN_TIMED_OUT:
+        snprintf(buf, len, "timed out after %.1f s (process group killed)", s->wall_s);
+        break;
+    case RUN_FLOODED:
+        snprintf(buf, len, "killed: printed more than %zu MiB", s->flood_bytes >> 20);
+        break;
+    case RUN_FORKED:
+        snprintf(buf, len, "killed: more than %d processes", s->max_procs);
+        break;
+    case RUN_CANCELLED:
+        snprintf(buf, len, "cancelled");
+        break;
+    case RUN_SPAWN_FAILED:
+        snprintf(buf, len, "could not run %s: %s", s->argv[0], strerror(r->spawn_errno));
+        break;
+    }
+}

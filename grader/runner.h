@@ -1,0 +1,70 @@
+/* runner.h — running a program with bounds (runner.c).
+ *
+ * The child gets a session and process group of its own (setsid), stdin from /dev/null,
+ * stdout and stderr through pipes that the parent copies to files up to a cap, and these
+ * resource limits:
+ *   RLIMIT_CPU     cpu_s (a backstop; the wall clock is the real bound)
+ *   RLIMIT_FSIZE   file_bytes (dumps are written by the child, so this is generous)
+ *   RLIMIT_NOFILE  open_files
+ *   RLIMIT_NPROC   the user's current task count + nproc_margin. The limit is per user and
+ *                  counts threads (CUDA starts several), so it is relative; root ignores it.
+ *   RLIMIT_DATA    data_bytes when > 0. Not RLIMIT_AS: the CUDA driver reserves a virtual
+ *                  address range the size of all device and host memory, so an address-space
+ *                  cap breaks every CUDA program; RLIMIT_DATA counts only private writable
+ *                  mappings, which that reservation is not.
+ * While it runs, the parent also counts the processes of the child's group and kills the
+ * group beyond max_procs (this works for root too), kills it when a captured stream passes
+ * flood_bytes, and kills it at the wall-clock limit. After the child exits, whatever is left
+ * of its group is killed as well.
+ */
+#ifndef GRADER_RUNNER_H
+#define GRADER_RUNNER_H
+
+#include <signal.h>
+#include <stddef.h>
+
+struct run_spec {
+    char *const *argv;          /* argv[0] is looked up in PATH when it has no '/' */
+    const char *cwd;            /* NULL: the grader's */
+    const char *stdout_path;    /* NULL: discarded */
+    const char *stderr_path;    /* NULL: discarded; the same path as stdout: one merged file */
+    const char *const *env;     /* "KEY=VALUE" set in the child (NULL-terminated), or NULL */
+    double wall_s;              /* > 0: killed after this long */
+    double cpu_s;               /* > 0: RLIMIT_CPU */
+    size_t output_cap;          /* bytes kept per file (0: 1 MiB) */
+    size_t flood_bytes;         /* > 0: killed when one stream passes this */
+    unsigned long long file_bytes; /* > 0: RLIMIT_FSIZE */
+    unsigned long long data_bytes; /* > 0: RLIMIT_DATA */
+    long open_files;            /* > 0: RLIMIT_NOFILE */
+    long nproc_margin;          /* > 0: RLIMIT_NPROC relative to the user's tasks */
+    int max_procs;              /* > 0: processes allowed in the group */
+    const volatile sig_atomic_t *cancel;
+};
+
+enum run_end {
+    RUN_EXITED = 0,   /* exit_status is valid */
+    RUN_SIGNALED,     /* term_signal is valid */
+    RUN_TIMED_OUT,
+    RUN_FLOODED,      /* printed more than flood_bytes */
+    RUN_FORKED,       /* more than max_procs processes */
+    RUN_CANCELLED,
+    RUN_SPAWN_FAILED  /* could not start it (spawn_errno) */
+};
+
+struct run_result {
+    enum run_end end;
+    int exit_status;
+    int term_signal;
+    int spawn_errno;
+    int truncated;          /* some output past output_cap was dropped */
+    double wall_s;
+};
+
+/* Runs the spec to its end; returns 0 (the result says how it ended). */
+int run_sandboxed(const struct run_spec *spec, struct run_result *res);
+/* One line for a result that is not a plain exit: "killed by SIGSEGV (Segmentation fault)",
+ * "timed out after 10.0 s", ... */
+void run_describe(const struct run_spec *spec, const struct run_result *res, char *buf,
+                  size_t len);
+
+#endif /* GRADER_RUNNER_H */

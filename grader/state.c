@@ -1,0 +1,156 @@
+/* state.c — saved progress (state.h): {"format": 1, "tasks": {"L/T": {"hash": ..., "result": {...}}}} */
+#include "state.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cjson/cJSON.h>
+
+#include "model_impl.h"
+#include "parse.h"
+#include "report.h"
+
+#define STATE_MAX ((size_t)64 << 20)
+
+struct grader_state {
+    cJSON *tasks; /* object: task id -> {"hash", "result"} */
+};
+
+char *state_default_path(const char *root)
+{
+    return xasprintf("%s/.grader/state.json", root);
+}
+
+struct grader_state *state_load(const char *path)
+{
+    struct grader_state *s = xcalloc(1, sizeof *s);
+    char *text = path ? read_text_file(path, STATE_MAX) : NULL;
+    cJSON *doc = text ? cJSON_Parse(text) : NULL;
+    free(text);
+    cJSON *tasks = doc ? cJSON_GetObjectItemCaseSensitive(doc, "tasks") : NULL;
+    if (cJSON_IsObject(tasks))
+        s->tasks = cJSON_DetachItemViaPointer(doc, tasks);
+    else
+        s->tasks = cJSON_CreateObject();
+    cJSON_Delete(doc);
+    return s;
+}
+
+static int mkdir_parent(const char *path)
+{
+    char *dir = xstrdup(path);
+    char *slash = strrchr(dir, '/');
+    int rc = 0;
+    if (slash && slash != dir) {
+        *slash = 0;
+        rc = mkdir(dir, 0755) == 0 || errno == EEXIST ? 0 : -1;
+    }
+    free(dir);
+    return rc;
+}
+
+int state_save(const struct grader_state *s, const char *path)
+{
+    if (mkdir_parent(path) != 0)
+        return -1;
+    cJSON *doc = cJSON_CreateObject();
+    cJSON_AddNumberToObject(doc, "format", 1);
+    cJSON_AddItemReferenceToObject(doc, "tasks", s->tasks);
+    char *text = cJSON_Print(doc);
+    cJSON_Delete(doc);
+    if (!text)
+        return -1;
+    char *tmp = xasprintf("%s.tmp.%d", path, (int)getpid());
+    FILE *f = fopen(tmp, "w");
+    int rc = -1;
+    if (f) {
+        rc = fputs(text, f) < 0 ? -1 : 0;
+        rc |= fclose(f) == 0 ? 0 : -1;
+        if (rc == 0)
+            rc = rename(tmp, path) == 0 ? 0 : -1;
+        if (rc != 0)
+            unlink(tmp);
+    }
+    cJSON_free(text);
+    free(tmp);
+    return rc;
+}
+
+void state_free(struct grader_state *s)
+{
+    if (!s)
+        return;
+    cJSON_Delete(s->tasks);
+    free(s);
+}
+
+int state_file_hash(const char *path, char out[17])
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return -1;
+    uint64_t h = 1469598103934665603ull;
+    unsigned char buf[65536];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, f)) > 0)
+        for (size_t i = 0; i < n; i++) {
+            h ^= buf[i];
+            h *= 1099511628211ull;
+        }
+    int err = ferror(f);
+    fclose(f);
+    if (err)
+        return -1;
+    snprintf(out, 17, "%016llx", (unsigned long long)h);
+    return 0;
+}
+
+void state_record(struct grader_state *s, const struct task *t)
+{
+    const struct task_result *r = task_result(t);
+    if (!r)
+        return;
+    cJSON *e = cJSON_CreateObject();
+    cJSON_AddStringToObject(e, "hash", result_exercise_hash(r));
+    cJSON_AddItemToObject(e, "result", report_result_json(r));
+    if (cJSON_GetObjectItemCaseSensitive(s->tasks, task_id(t)))
+        cJSON_ReplaceItemInObjectCaseSensitive(s->tasks, task_id(t), e);
+    else
+        cJSON_AddItemToObject(s->tasks, task_id(t), e);
+}
+
+static const cJSON *fresh_entry(const struct grader_state *s, const struct task *t)
+{
+    const cJSON *e = cJSON_GetObjectItemCaseSensitive(s->tasks, task_id(t));
+    const cJSON *h = e ? cJSON_GetObjectItemCaseSensitive(e, "hash") : NULL;
+    char now[17];
+    if (!cJSON_IsString(h) || !h->valuestring[0] ||
+        state_file_hash(task_exercise_path(t), now) != 0 || strcmp(now, h->valuestring) != 0)
+        return NULL;
+    return e;
+}
+
+int state_is_fresh(const struct grader_state *s, const struct task *t)
+{
+    return fresh_entry(s, t) != NULL;
+}
+
+size_t state_apply(const struct grader_state *s, struct course *c)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < course_task_count(c); i++) {
+        struct task *t = course_task_mut(c, i);
+        const cJSON *e = fresh_entry(s, t);
+        struct task_result *r = e ? report_result_from_json(
+                                        cJSON_GetObjectItemCaseSensitive(e, "result")) : NULL;
+        if (r) {
+            task_set_result(t, r);
+            n++;
+        }
+    }
+    return n;
+}

@@ -1,0 +1,23 @@
+/* tui.h — the grader's ncurses interface: `grader` on a terminal.
+ *
+ * The course as a list (lessons, tasks, outcome, score, a course progress bar), a task's
+ * details (cases, first mismatches, time against the reference, sanitizer findings, compiler
+ * errors), pagers for the lesson notes, the hints and the build log, and watch mode (inotify:
+ * a saved exercise file is rebuilt and regraded). Grading runs on a worker thread, so the
+ * screen keeps answering keys and shows which step is running.
+ *
+ * Progress: results saved in o->state_path (when not NULL) are shown at start-up while the
+ * exercise file still hashes the same, and every grading is recorded there as it finishes.
+ */
+#ifndef GRADER_TUI_H
+#define GRADER_TUI_H
+
+#include "grade.h"
+#include "model.h"
+
+/* Runs until the student quits. Needs a terminal on stdin and stdout (the caller falls back
+ * to plain text otherwise). Returns a process exit status: 0 when every graded task passed
+ * (or was skipped), 1 otherwise, 2 when the terminal could not be used. */
+int tui_main(struct course *c, const struct grader_opts *o);
+
+#endif /* GRADER_TUI_H */

@@ -1,0 +1,113 @@
+/* tui_help.c — the keys, and what every outcome word means, in the colors the list uses. */
+#include <stddef.h>
+
+#include "tui_screen.h"
+
+const char tui_help_keys[] = "\xe2\x86\x91\xe2\x86\x93/jk scroll   any other key: back";
+
+struct key_help {
+    const char *keys, *what;
+};
+
+static const struct key_help keys[] = {
+    { "\xe2\x86\x91 \xe2\x86\x93  j k", "move / scroll" },
+    { "PgUp PgDn  g G", "page, top, end" },
+    { "J K", "next / previous lesson (list)" },
+    { "Enter", "build and grade the selected task now" },
+    { "\xe2\x86\x92  d  Tab", "the task's details: cases, mismatches, speed, sanitizer" },
+    { "[ ]", "previous / next task (details)" },
+    { "a", "grade every task whose file changed since its last grading" },
+    { "A", "regrade every task" },
+    { "x", "cancel the grading in progress and the queue" },
+    { "w", "watch mode: saving an exercise file rebuilds and regrades it" },
+    { "n", "the lesson's notes" },
+    { "h", "a hint (again: the next one)" },
+    { "l", "the build log of the last grading" },
+    { "o", "what your program printed (never trusted for grading)" },
+    { "s", "compute-sanitizer's own report of the last grading" },
+    { "/  n  N", "search a pager; next / previous match" },
+    { "\xe2\x86\x90  q  Esc", "back; q on the course list quits" },
+    { "Q  Ctrl-C", "quit from anywhere" },
+};
+
+static const struct {
+    enum grader_outcome o;
+    const char *what;
+} outcomes[] = {
+    { OUTCOME_PASSED, "every case verified, clean under the sanitizers, fast enough" },
+    { OUTCOME_WRONG, "some case's output did not match the reference" },
+    { OUTCOME_TOO_SLOW, "correct, but slower than lesson.ini allows against the reference" },
+    { OUTCOME_SANITIZER, "correct, but compute-sanitizer found an error" },
+    { OUTCOME_BUILD_FAILED, "did not compile, or uses a forbidden library" },
+    { OUTCOME_CUDA_ERROR, "a CUDA call failed (bad launch, illegal address...)" },
+    { OUTCOME_CRASHED, "the program died on a signal" },
+    { OUTCOME_TIMED_OUT, "ran past its time limit and was stopped" },
+    { OUTCOME_SKIPPED, "no usable GPU here: not counted either way" },
+    { OUTCOME_NOT_RUN, "not graded yet, or edited since (*)" },
+};
+
+/* First row shown: help is longer than a small terminal. */
+static int help_top;
+
+/* Paints virtual row r at its screen row when it is in view; returns that row or -1. */
+static int row_y(int r)
+{
+    int y = 1 + r - help_top;
+    return y >= 1 && y <= LINES - 2 ? y : -1;
+}
+
+static int help_rows(void)
+{
+    return 1 + (int)(sizeof keys / sizeof keys[0]) + 2 + (int)(sizeof outcomes / sizeof outcomes[0]);
+}
+
+void tui_help_draw(struct tui *ui)
+{
+    int max_top = help_rows() - (LINES - 2);
+    if (help_top > max_top)
+        help_top = max_top > 0 ? max_top : 0;
+    int r = 0, y;
+    if ((y = row_y(r++)) >= 0)
+        tui_put(y, 2, COLS - 4, TUI_C_HEADING, 0, "Keys");
+    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+        if ((y = row_y(r++)) < 0)
+            continue;
+        tui_put(y, 4, 16, TUI_C_KEY, 0, keys[i].keys);
+        tui_put(y, 22, COLS - 23, TUI_C_NORMAL, 0, keys[i].what);
+    }
+    r++;
+    if ((y = row_y(r++)) >= 0)
+        tui_put(y, 2, COLS - 4, TUI_C_HEADING, 0, "Outcomes");
+    for (size_t i = 0; i < sizeof outcomes / sizeof outcomes[0]; i++) {
+        if ((y = row_y(r++)) < 0)
+            continue;
+        enum grader_outcome o = outcomes[i].o;
+        tui_put(y, 4, 1, tui_outcome_role(o), 0, tui_outcome_glyph(o, ui->utf8));
+        tui_put(y, 6, 18, tui_outcome_role(o), 0, outcome_name(o));
+        tui_put(y, 25, COLS - 26, TUI_C_NORMAL, 0, outcomes[i].what);
+    }
+}
+
+enum tui_action tui_help_key(struct tui *ui, int ch)
+{
+    switch (ch) {
+    case KEY_DOWN:
+    case 'j':
+    case ' ':
+        help_top++;
+        return TUI_REDRAW;
+    case KEY_UP:
+    case 'k':
+        if (help_top > 0)
+            help_top--;
+        return TUI_REDRAW;
+    case '?':
+        return TUI_UNHANDLED; /* the loop's '?' closes help */
+    case 'Q':
+        return TUI_QUIT;
+    default:
+        help_top = 0;
+        tui_pop(ui);
+        return TUI_REDRAW;
+    }
+}

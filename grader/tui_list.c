@@ -1,0 +1,427 @@
+/* tui_list.c — the course list: every lesson, its tasks, each task's outcome, score, cases
+ * and speed, a progress bar for the course, and the selected task's summary at the bottom.
+ *
+ *   Progress  ██████████░░░░░░░░░░░░  20 / 45 points   2 of 5 tasks passed
+ *     Task                                    Outcome            Score  Cases  Speed
+ *   03-naive-matmul  Naive matrix multiplication                  10/10
+ *    ✓ matmul_naive   C = A·B, one thread …  passed             10/10    8/8  1.02×
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "tui_screen.h"
+
+const char tui_list_keys[] =
+    "\xe2\x86\x91\xe2\x86\x93 move  Enter grade  \xe2\x86\x92 details  a all  w watch  "
+    "n notes  h hint  l log  ? help  q quit";
+
+enum row_kind { ROW_LESSON, ROW_ERROR, ROW_TASK };
+
+struct row {
+    enum row_kind kind;
+    const struct lesson *lesson;
+    size_t task;                 /* course index, ROW_TASK only */
+};
+
+/* The list's rows: a header per lesson, its load error if any, then its tasks. */
+static struct row *build_rows(const struct course *c, size_t *n_rows)
+{
+    size_t nl = course_lesson_count(c);
+    struct row *rows = calloc(2 * nl + course_task_count(c) + 1, sizeof *rows);
+    size_t n = 0, task = 0;
+    if (!rows) {
+        *n_rows = 0;
+        return NULL;
+    }
+    for (size_t i = 0; i < nl; i++) {
+        const struct lesson *l = course_lesson(c, i);
+        rows[n++] = (struct row){ ROW_LESSON, l, 0 };
+        if (lesson_error(l))
+            rows[n++] = (struct row){ ROW_ERROR, l, 0 };
+        for (size_t k = 0; k < lesson_task_count(l); k++)
+            rows[n++] = (struct row){ ROW_TASK, l, task++ };
+    }
+    *n_rows = n;
+    return rows;
+}
+
+static size_t row_of_task(const struct row *rows, size_t n, size_t task)
+{
+    for (size_t i = 0; i < n; i++)
+        if (rows[i].kind == ROW_TASK && rows[i].task == task)
+            return i;
+    return 0;
+}
+
+/* Edited since it was graded: the shown result describes an older file. The file's time
+ * rules most tasks out without reading it; a newer file counts only when its content differs
+ * (a checkout or a save without changes touches the time alone). */
+static int is_stale(const struct task *t)
+{
+    const struct task_result *r = task_result(t);
+    struct stat st;
+    if (!r || stat(task_exercise_path(t), &st) != 0 ||
+        (int64_t)st.st_mtime <= result_graded_at(r))
+        return 0;
+    char hash[17];
+    if (!result_exercise_hash(r)[0] || state_file_hash(task_exercise_path(t), hash) != 0)
+        return 1;
+    return strcmp(hash, result_exercise_hash(r)) != 0;
+}
+
+static void format_points(char *buf, size_t len, double v)
+{
+    snprintf(buf, len, "%.4g", v);
+}
+
+/* --------------------------------------------------------------- columns */
+struct columns {
+    int name, outcome, score, cases, speed;   /* x of each column; 0 = not shown */
+    int name_w, outcome_w;
+};
+
+static struct columns layout(void)
+{
+    struct columns k = { .name = 3, .outcome_w = 18 };
+    int right = COLS - 1;
+    if (COLS >= 80) {
+        k.speed = right - 7;
+        k.cases = k.speed - 8;
+        right = k.cases;
+    }
+    k.score = right - 9;
+    k.outcome = k.score - k.outcome_w - 1;
+    k.name_w = k.outcome - k.name - 1;
+    return k;
+}
+
+static void draw_header(int y, const struct columns *k)
+{
+    tui_put(y, k->name + 2, k->name_w, TUI_C_DIM, A_UNDERLINE, "Task");
+    tui_put(y, k->outcome, k->outcome_w, TUI_C_DIM, A_UNDERLINE, "Outcome");
+    tui_put(y, k->score + 4, 5, TUI_C_DIM, A_UNDERLINE, "Score");
+    if (k->cases) {
+        tui_put(y, k->cases + 2, 5, TUI_C_DIM, A_UNDERLINE, "Cases");
+        tui_put(y, k->speed + 2, 5, TUI_C_DIM, A_UNDERLINE, "Speed");
+    }
+}
+
+/* Right-aligned in a field ending at x + w. */
+static void put_right(int y, int x, int w, enum tui_role r, attr_t extra, const char *s)
+{
+    int sw = tui_width(s);
+    if (sw > w)
+        sw = w;
+    tui_put(y, x + w - sw, sw, r, extra, s);
+}
+
+static void draw_lesson_row(struct tui *ui, int y, const struct lesson *l,
+                            const struct columns *k)
+{
+    double got = 0, max = 0;
+    for (size_t i = 0; i < lesson_task_count(l); i++) {
+        const struct task *t = lesson_task(l, i);
+        if (task_outcome(t) == OUTCOME_SKIPPED)
+            continue;
+        got += task_score(t);
+        max += task_weight(t);
+    }
+    int x = 1 + tui_put(y, 1, k->outcome - 2, TUI_C_LESSON, 0, lesson_id(l));
+    if (strcmp(lesson_title(l), lesson_id(l)) != 0)
+        tui_put(y, x + 2, k->outcome - x - 3, TUI_C_LESSON, A_DIM, lesson_title(l));
+    if (lesson_task_count(l)) {
+        char a[32], b[32];
+        format_points(a, sizeof a, got);
+        format_points(b, sizeof b, max);
+        char s[80];
+        snprintf(s, sizeof s, "%s/%s", a, b);
+        put_right(y, k->score, 9, TUI_C_LESSON, 0, s);
+    }
+    (void)ui;
+}
+
+static void draw_task_row(struct tui *ui, int y, size_t index, const struct columns *k,
+                          int selected)
+{
+    const struct task *t = course_task(ui->course, index);
+    const struct task_result *r = task_result(t);
+    enum grader_outcome o = task_outcome(t);
+    attr_t sel = selected ? A_REVERSE : 0;
+    if (selected)
+        tui_fill(y, 0, TUI_C_NORMAL, sel);
+
+    size_t running;
+    enum grade_step step;
+    int is_running = tui_jobs_running(ui->jobs, &running, &step, NULL, 0, NULL) &&
+                     running == index;
+    int is_queued = tui_jobs_is_queued(ui->jobs, index);
+
+    const char *glyph = is_running ? tui_spinner(ui->tick, ui->utf8)
+                                   : tui_outcome_glyph(o, ui->utf8);
+    tui_put(y, k->name, 1, is_running ? TUI_C_RUNNING : tui_outcome_role(o), sel, glyph);
+
+    int x = k->name + 2;
+    int used = tui_put(y, x, k->name_w - 2, TUI_C_NORMAL, sel | A_BOLD, task_name(t));
+    if (strcmp(task_title(t), task_name(t)) != 0 && used + 4 < k->name_w - 2)
+        tui_put(y, x + used + 2, k->name_w - 2 - used - 2, TUI_C_DIM, sel, task_title(t));
+
+    char cell[64];
+    if (is_running) {
+        snprintf(cell, sizeof cell, "%s", grade_step_name(step));
+        tui_put(y, k->outcome, k->outcome_w, TUI_C_RUNNING, sel, cell);
+    } else if (is_queued) {
+        tui_put(y, k->outcome, k->outcome_w, TUI_C_RUNNING, sel | A_DIM, "queued");
+    } else {
+        snprintf(cell, sizeof cell, "%s%s", outcome_name(o), is_stale(t) ? " *" : "");
+        tui_put(y, k->outcome, k->outcome_w, tui_outcome_role(o), sel, cell);
+    }
+
+    char a[32], b[32];
+    format_points(b, sizeof b, task_weight(t));
+    if (o == OUTCOME_SKIPPED) {
+        snprintf(cell, sizeof cell, "-/%s", b);
+    } else if (r) {
+        format_points(a, sizeof a, task_score(t));
+        snprintf(cell, sizeof cell, "%s/%s", a, b);
+    } else {
+        snprintf(cell, sizeof cell, "%s", b);
+    }
+    put_right(y, k->score, 9, r ? tui_outcome_role(o) : TUI_C_DIM, sel, cell);
+
+    if (!k->cases || !r)
+        return;
+    if (result_case_count(r)) {
+        snprintf(cell, sizeof cell, "%zu/%zu", result_cases_passed(r), result_case_count(r));
+        put_right(y, k->cases, 7,
+                  result_cases_passed(r) == result_case_count(r) ? TUI_C_NORMAL : TUI_C_WRONG,
+                  sel, cell);
+    }
+    if (result_speed_measured(r)) {
+        double ratio = result_speed_ratio(r);
+        snprintf(cell, sizeof cell, "%.2f%s", ratio, ui->utf8 ? "\xc3\x97" : "x");
+        put_right(y, k->speed, 7,
+                  ratio >= result_speed_threshold(r) ? TUI_C_NORMAL : TUI_C_WARN, sel, cell);
+    }
+}
+
+static void draw_progress(struct tui *ui, int y)
+{
+    double got = 0, max = 0;
+    size_t n = course_task_count(ui->course), passed = 0, graded = 0;
+    for (size_t i = 0; i < n; i++) {
+        const struct task *t = course_task(ui->course, i);
+        enum grader_outcome o = task_outcome(t);
+        graded += o != OUTCOME_NOT_RUN;
+        if (o == OUTCOME_SKIPPED)
+            continue;
+        got += task_score(t);
+        max += task_weight(t);
+        passed += o == OUTCOME_PASSED;
+    }
+    int x = 1 + tui_put(y, 1, 10, TUI_C_HEADING, 0, "Progress");
+    int bar_w = COLS / 3;
+    tui_bar(y, x + 2, bar_w, max > 0 ? got / max : 0, TUI_C_BAR_DONE, TUI_C_BAR_TODO, ui->utf8);
+    x += 2 + bar_w + 2;
+    char a[32], b[32];
+    format_points(a, sizeof a, got);
+    format_points(b, sizeof b, max);
+    tui_putf(y, x, COLS - x, TUI_C_NORMAL, A_BOLD, "%s / %s points   %zu of %zu passed, %zu graded",
+             a, b, passed, n, graded);
+}
+
+/* The selected task in one line: what happened and what to do next. */
+static void draw_summary(struct tui *ui, int y)
+{
+    tui_fill(y, 0, TUI_C_NORMAL, 0);
+    if (course_task_count(ui->course) == 0) {
+        tui_put(y, 1, COLS - 2, TUI_C_WRONG, 0,
+                "no tasks found: every lessons/<L>/lesson.ini names its tasks as [task.T]");
+        return;
+    }
+    const struct task *t = course_task(ui->course, ui->sel);
+    const struct task_result *r = task_result(t);
+    int x = 1 + tui_put(y, 1, COLS / 3, TUI_C_NORMAL, A_BOLD, task_id(t));
+    x += 2;
+    int w = COLS - x - 1;
+
+    size_t running;
+    enum grade_step step;
+    char detail[128];
+    double elapsed;
+    if (tui_jobs_running(ui->jobs, &running, &step, detail, sizeof detail, &elapsed) &&
+        running == ui->sel) {
+        tui_putf(y, x, w, TUI_C_RUNNING, 0, "%s%s%s for %.0f s", grade_step_name(step),
+                 detail[0] ? " " : "", detail, elapsed);
+        return;
+    }
+    if (tui_jobs_is_queued(ui->jobs, ui->sel)) {
+        tui_put(y, x, w, TUI_C_RUNNING, 0, "queued for grading");
+        return;
+    }
+    if (!r) {
+        tui_put(y, x, w, TUI_C_DIM, 0, "not graded yet: Enter grades it, n opens the notes");
+        return;
+    }
+    if (is_stale(t)) {
+        x += tui_put(y, x, w, TUI_C_WARN, 0, "* edited since graded, Enter regrades; was ");
+        w = COLS - x - 1;
+    }
+    enum grader_outcome o = result_outcome(r);
+    x += tui_put(y, x, w, tui_outcome_role(o), 0, outcome_name(o));
+    w = COLS - x - 1;
+    char line[768];
+    const char *why = result_reason(r);
+    if (why[0]) {
+        snprintf(line, sizeof line, ": %s", why);
+    } else if (result_speed_measured(r)) {
+        snprintf(line, sizeof line, ": %zu of %zu cases, %.2fx the reference's speed (needs %.2f)",
+                 result_cases_passed(r), result_case_count(r), result_speed_ratio(r),
+                 result_speed_threshold(r));
+    } else {
+        snprintf(line, sizeof line, ": %zu of %zu cases", result_cases_passed(r),
+                 result_case_count(r));
+    }
+    tui_put(y, x, w, TUI_C_NORMAL, 0, line);
+}
+
+void tui_list_draw(struct tui *ui)
+{
+    size_t n_rows;
+    struct row *rows = build_rows(ui->course, &n_rows);
+    struct columns k = layout();
+    draw_progress(ui, 1);
+    draw_header(2, &k);
+
+    int top_y = 3, bottom_y = LINES - 4;
+    size_t height = (size_t)(bottom_y - top_y + 1);
+    if (rows && course_task_count(ui->course)) {
+        size_t sel_row = row_of_task(rows, n_rows, ui->sel);
+        /* Keep the selection in view, and the lesson header above a lesson's first task. */
+        size_t want_top = sel_row > 0 && rows[sel_row - 1].kind != ROW_TASK ? sel_row - 1
+                                                                           : sel_row;
+        if (want_top > 0 && rows[want_top].kind == ROW_ERROR)
+            want_top--;
+        if (want_top < ui->list_top)
+            ui->list_top = want_top;
+        if (sel_row >= ui->list_top + height)
+            ui->list_top = sel_row - height + 1;
+        /* On the last task, the rows below it (a broken lesson's error) come into view too. */
+        size_t end_top = n_rows > height ? n_rows - height : 0;
+        if (ui->sel + 1 == course_task_count(ui->course) && end_top > ui->list_top &&
+            sel_row >= end_top)
+            ui->list_top = end_top;
+    }
+    if (ui->list_top + height > n_rows)
+        ui->list_top = n_rows > height ? n_rows - height : 0;
+
+    for (size_t i = 0; i < height && ui->list_top + i < n_rows; i++) {
+        const struct row *row = &rows[ui->list_top + i];
+        int y = top_y + (int)i;
+        switch (row->kind) {
+        case ROW_LESSON:
+            draw_lesson_row(ui, y, row->lesson, &k);
+            break;
+        case ROW_ERROR:
+            tui_putf(y, k.name, COLS - k.name - 1, TUI_C_FAILURE, 0, "! %s",
+                     lesson_error(row->lesson));
+            break;
+        case ROW_TASK:
+            draw_task_row(ui, y, row->task, &k, row->task == ui->sel);
+            break;
+        }
+    }
+    if (ui->list_top + height < n_rows)
+        tui_put(bottom_y, COLS - 3, 1, TUI_C_DIM, 0, ui->utf8 ? "\xe2\x96\xbc" : "v");
+    if (ui->list_top > 0)
+        tui_put(top_y, COLS - 3, 1, TUI_C_DIM, 0, ui->utf8 ? "\xe2\x96\xb2" : "^");
+
+    for (int x = 0; x < COLS; x++)
+        tui_put(LINES - 3, x, 1, TUI_C_DIM, 0, ui->utf8 ? "\xe2\x94\x80" : "-");
+    draw_summary(ui, LINES - 2);
+    free(rows);
+}
+
+/* First task of the next (dir > 0) or previous lesson that has one. */
+static size_t other_lesson(const struct tui *ui, int dir)
+{
+    size_t n = course_task_count(ui->course);
+    const struct lesson *here = task_lesson(course_task(ui->course, ui->sel));
+    size_t i = ui->sel;
+    if (dir > 0) {
+        while (i + 1 < n && task_lesson(course_task(ui->course, i)) == here)
+            i++;
+        return task_lesson(course_task(ui->course, i)) == here ? ui->sel : i;
+    }
+    while (i > 0 && task_lesson(course_task(ui->course, i)) == here)
+        i--;
+    const struct lesson *prev = task_lesson(course_task(ui->course, i));
+    if (prev == here)
+        return ui->sel;
+    while (i > 0 && task_lesson(course_task(ui->course, i - 1)) == prev)
+        i--;
+    return i;
+}
+
+enum tui_action tui_list_key(struct tui *ui, int ch)
+{
+    size_t n = course_task_count(ui->course);
+    size_t page = LINES > 8 ? (size_t)LINES - 8 : 1;
+    if (ch == 'q')
+        return TUI_QUIT;
+    if (n == 0)
+        return TUI_UNHANDLED;
+    size_t was = ui->sel;
+    switch (ch) {
+    case KEY_UP:
+    case 'k':
+        if (ui->sel > 0)
+            ui->sel--;
+        break;
+    case KEY_DOWN:
+    case 'j':
+        if (ui->sel + 1 < n)
+            ui->sel++;
+        break;
+    case KEY_PPAGE:
+        ui->sel = ui->sel > page ? ui->sel - page : 0;
+        break;
+    case KEY_NPAGE:
+        ui->sel = ui->sel + page < n ? ui->sel + page : n - 1;
+        break;
+    case KEY_HOME:
+    case 'g':
+        ui->sel = 0;
+        break;
+    case KEY_END:
+    case 'G':
+        ui->sel = n - 1;
+        break;
+    case 'J':
+        ui->sel = other_lesson(ui, 1);
+        break;
+    case 'K':
+        ui->sel = other_lesson(ui, -1);
+        break;
+    case '\n':
+    case '\r':
+    case KEY_ENTER:
+        if (tui_grade(ui, ui->sel, 1))
+            tui_message(ui, TUI_C_RUNNING, "grading %s", task_id(course_task(ui->course, ui->sel)));
+        else
+            tui_message(ui, TUI_C_NORMAL, "%s is already queued",
+                        task_id(course_task(ui->course, ui->sel)));
+        return TUI_REDRAW;
+    case KEY_RIGHT:
+    case 'd':
+    case '\t':
+        ui->detail_top = 0;
+        tui_push(ui, TUI_SCREEN_TASK);
+        return TUI_REDRAW;
+    default:
+        return TUI_UNHANDLED;
+    }
+    return ui->sel == was ? TUI_HANDLED : TUI_REDRAW;
+}

@@ -1,0 +1,128 @@
+#!/usr/bin/env bash
+# grader class on one machine: a dozen students of the fixture course graded cell by cell,
+# Gradescope and JUnit files parsed, --gpus per child, resumability, interruption, usage errors.
+source "$(dirname "$0")/../lib.sh"
+source tests/class/fixture.sh
+setup_course
+batch_reference
+make_class "$TEST_TMP/class"
+G=("$GRADER")
+OPTS=(--course "$COURSE_DIR" --no-sanitize --timeout 3)
+
+# ---- usage errors: exit 2 with one line
+one_line_exit2() { # description args...
+  local what=$1; shift
+  "${G[@]}" "$@" >"$TEST_TMP/out" 2>&1; local rc=$?
+  if [ $rc -eq 2 ] && [ "$(wc -l <"$TEST_TMP/out")" -eq 1 ]; then ok "$what: exit 2, one line"
+  else bad "$what: exit $rc, $(wc -l <"$TEST_TMP/out") lines"; sed 's/^/    /' "$TEST_TMP/out"; fi
+}
+one_line_exit2 "unknown option" class "$CLASS" --frobnicate
+one_line_exit2 "no directory" class
+one_line_exit2 "not a directory" class "$TEST_TMP/nope"
+one_line_exit2 "bad --gpus" class "$CLASS" --gpus 0,,1
+one_line_exit2 "--gpus with --slurm" class "$CLASS" --gpus 0 --slurm
+one_line_exit2 "--jobs 0" class "$CLASS" --jobs 0
+one_line_exit2 "collect: unknown option" collect "$CLASS" --gpus 0
+
+# ---- grade the class on two "GPUs"
+snapshot() { (cd "$CLASS" && find . -path '*/exercises/*' -type f -print0 | sort -z | xargs -0 sha256sum) ; }
+snapshot >"$TEST_TMP/before"
+"${G[@]}" class "$CLASS" "${OPTS[@]}" --gpus 0,1 --work "$TEST_TMP/work" --keep-work \
+  >"$TEST_TMP/run1" 2>&1
+rc=$?
+[ $rc -eq 0 ] && ok "class graded (exit 0)" || { bad "class exit $rc"; tail -n 20 "$TEST_TMP/run1"; }
+skip_without_runs "$CLASS/gradebook.csv"
+check_book "$CLASS/gradebook.csv"
+cp "$CLASS/gradebook.csv" "$TEST_TMP/book1.csv"
+snapshot >"$TEST_TMP/after"
+cmp -s "$TEST_TMP/before" "$TEST_TMP/after" && ok "students' files untouched" || bad "students' files changed"
+expect_grep "GPU 0\)" "$TEST_TMP/run1" "a student graded on GPU 0"
+expect_grep "GPU 1\)" "$TEST_TMP/run1" "a student graded on GPU 1"
+grep -rh "probe CUDA_VISIBLE_DEVICES" "$TEST_TMP"/work/probe-* >"$TEST_TMP/probe" 2>/dev/null
+if [ -s "$TEST_TMP/probe" ] && ! grep -qv "CUDA_VISIBLE_DEVICES=[01]$" "$TEST_TMP/probe"; then
+  ok "each child saw CUDA_VISIBLE_DEVICES of its GPU"
+else bad "CUDA_VISIBLE_DEVICES in the probe's runs: $(sort -u "$TEST_TMP/probe" | tr '\n' ' ')"; fi
+
+# ---- the files: Gradescope results.json per student, JUnit XML
+python3 - "$CLASS" "${#TASKS[@]}" <<'PY' >"$TEST_TMP/formats" 2>&1
+import json, os, sys
+import xml.etree.ElementTree as ET
+cls, ntasks = sys.argv[1], int(sys.argv[2])
+errors = []
+students = sorted(d for d in os.listdir(cls) if not d.startswith(".") and os.path.isdir(os.path.join(cls, d)))
+for s in students:
+    r = json.load(open(os.path.join(cls, s, "results.json")))
+    if not isinstance(r.get("score"), (int, float)) or len(r.get("tests", [])) != ntasks:
+        errors.append(f"{s}: score or tests missing")
+    total = 0
+    for t in r["tests"]:
+        if t["status"] not in ("passed", "failed") or not isinstance(t["max_score"], (int, float)):
+            errors.append(f"{s}: bad test {t.get('name')}")
+        total += t["score"]
+    if abs(total - r["score"]) > 1e-9:
+        errors.append(f"{s}: score {r['score']} is not the sum {total}")
+    if r["extra_data"]["student"] != s or len(r["extra_data"]["content_hash"]) != 64:
+        errors.append(f"{s}: extra_data")
+root = ET.parse(os.path.join(cls, "junit.xml")).getroot()
+suites = root.findall("testsuite")
+if len(suites) != len(students) or int(root.get("tests")) != len(students) * ntasks:
+    errors.append(f"junit: {len(suites)} suites, {root.get('tests')} tests")
+crash = [x for x in suites if x.get("name") == "crash"][0]
+if int(crash.get("errors")) != ntasks:
+    errors.append("junit: a crash is not an <error>")
+print("\n".join(errors) or "formats ok")
+sys.exit(1 if errors else 0)
+PY
+[ $? -eq 0 ] && ok "results.json (Gradescope) and junit.xml parse and add up" || { bad "formats"; cat "$TEST_TMP/formats"; }
+
+# ---- resumable: nothing regraded while nothing changed; one edit regrades one student
+inodes() { for s in "${STUDENTS[@]}"; do stat -c "%i $s" "$CLASS/$s/results.json"; done; }
+inodes >"$TEST_TMP/ino1"
+"${G[@]}" class "$CLASS" "${OPTS[@]}" >"$TEST_TMP/run2" 2>&1
+expect_grep "0 to grade, ${#STUDENTS[@]} up to date" "$TEST_TMP/run2" "second run grades nobody"
+inodes >"$TEST_TMP/ino2"
+cmp -s "$TEST_TMP/ino1" "$TEST_TMP/ino2" && ok "no results.json rewritten" || bad "results rewritten"
+printf '\n/* one more comment */\n' >>"$CLASS/right2/exercises/${TASKS[0]}.cu"
+"${G[@]}" class "$CLASS" "${OPTS[@]}" >"$TEST_TMP/run3" 2>&1
+expect_grep "1 to grade, $(( ${#STUDENTS[@]} - 1 )) up to date" "$TEST_TMP/run3" "an edited student is regraded"
+inodes >"$TEST_TMP/ino3"
+[ "$(diff "$TEST_TMP/ino2" "$TEST_TMP/ino3" | grep -c '^>')" -eq 1 ] && grep -q "right2" <(diff "$TEST_TMP/ino2" "$TEST_TMP/ino3") \
+  && ok "only right2's results rewritten" || bad "rewritten: $(diff "$TEST_TMP/ino2" "$TEST_TMP/ino3" | grep '^>' | tr '\n' ' ')"
+cmp -s "$CLASS/gradebook.csv" "$TEST_TMP/book1.csv" && ok "same gradebook after the regrade" || bad "gradebook changed"
+
+# ---- interrupted: what was graded stays, the rerun grades only the rest
+rm -f "$CLASS"/*/results.json
+"${G[@]}" class "$CLASS" "${OPTS[@]}" --jobs 1 >"$TEST_TMP/run4" 2>&1 &
+pid=$!
+for _ in $(seq 1 300); do
+  [ "$(ls "$CLASS"/*/results.json 2>/dev/null | wc -l)" -ge 2 ] && break
+  sleep 0.1
+done
+kill -INT $pid
+wait $pid
+rc=$?
+done_before=$(ls "$CLASS"/*/results.json 2>/dev/null | wc -l)
+[ $rc -eq 130 ] && ok "interrupted run exits 130" || bad "interrupted run exit $rc"
+[ "$done_before" -ge 2 ] && [ "$done_before" -lt ${#STUDENTS[@]} ] && ok "$done_before students kept" \
+  || bad "$done_before students have results after the interruption"
+[ -z "$(find "$CLASS" -name '*.tmp.*')" ] && ok "no temporary files left" || bad "temporary files left"
+"${G[@]}" class "$CLASS" "${OPTS[@]}" >"$TEST_TMP/run5" 2>&1
+expect_grep "$(( ${#STUDENTS[@]} - done_before )) to grade, $done_before up to date" "$TEST_TMP/run5" "the rerun grades only the rest"
+cmp -s "$CLASS/gradebook.csv" "$TEST_TMP/book1.csv" && ok "same gradebook after resuming" || bad "gradebook after resuming differs"
+
+# ---- collect merges a locally graded class the same way
+"${G[@]}" collect "$CLASS" --course "$COURSE_DIR" >"$TEST_TMP/collect" 2>&1
+rc=$?
+[ $rc -eq 0 ] && cmp -s "$CLASS/gradebook.csv" "$TEST_TMP/book1.csv" && ok "collect: exit 0, same gradebook" \
+  || { bad "collect: exit $rc"; cat "$TEST_TMP/collect"; }
+
+# ---- the Slurm script, written but not submitted
+make_class "$TEST_TMP/dry"
+"${G[@]}" class "$TEST_TMP/dry" "${OPTS[@]}" --slurm --dry-run --no-course-build --chunk 5 --time 20 \
+  --mem 4G >"$TEST_TMP/dry.out" 2>&1
+script=$TEST_TMP/dry/.grader/slurm/job.sh
+expect_grep "^#SBATCH --array=0-2$" "$script" "13 students in chunks of 5: 3 array tasks"
+expect_grep "^#SBATCH --gres=gpu:1$" "$script" "one GPU per array task"
+expect_grep "^#SBATCH --time=20$" "$script" "time limit from --time"
+expect_grep "^exec .* class .*--array-task" "$script" "the array task runs grader class"
+finish

@@ -1,0 +1,38 @@
+# Sourced by the grader's test scripts (after tests/lib.sh): the grader binary and a fresh copy
+# of the fixture course, so that no test writes into the source tree.
+GRADER="$ROOT/build/grader/grader"
+FAKE_SANITIZER_DIR="$ROOT/tests/grader/fake-sanitizer"
+if [ ! -x "$GRADER" ]; then
+  echo "FAIL - $GRADER is not built (make build/grader/grader)"; exit 1
+fi
+
+# fixture_copy DIR [LESSON...]: the fixture course in DIR, only the lessons named (default all).
+fixture_copy() {
+  local dir=$1; shift
+  mkdir -p "$dir"
+  cp -r "$ROOT/tests/grader/fixture/." "$dir/"
+  rm -rf "$dir/build" "$dir/.grader"
+  if [ $# -gt 0 ]; then
+    local l keep
+    for l in "$dir"/lessons/*/; do
+      l=$(basename "$l"); keep=0
+      for k in "$@"; do [ "$l" = "$k" ] && keep=1; done
+      [ $keep = 1 ] || rm -rf "$dir/lessons/$l" "$dir/exercises/$l" "$dir/solutions/$l"
+    done
+  fi
+}
+
+# tree_sum DIR: one checksum over every file's path and content
+tree_sum() { (cd "$1" && find . -type f -print0 | sort -z | xargs -0 sha256sum | sha256sum); }
+
+# py_json DESCRIPTION PYTHON-CODE FILE: the code's assertions see the parsed JSON file as `d`
+py_json() {
+  local what=$1 code=$2 file=$3
+  command -v python3 >/dev/null || { bad "$what: python3 is needed to parse the report"; return; }
+  if python3 - "$file" <<PY >"$TEST_TMP/py.out" 2>&1
+import json, sys
+d = json.load(open(sys.argv[1]))
+$code
+PY
+  then ok "$what"; else bad "$what"; sed 's/^/    /' "$TEST_TMP/py.out" | tail -n 12; fi
+}

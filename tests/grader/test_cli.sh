@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# The command line: help, usage errors (one line, exit 2), doctor, make run's script.
+source "$(dirname "$0")/../lib.sh"
+source "$ROOT/tests/grader/common.sh"
+
+course="$TEST_TMP/course"
+fixture_copy "$course" 01-basics
+
+expect_exit 0 "--help" "$GRADER" --help
+expect_grep '^usage: grader' "$TEST_TMP/out" "--help prints the usage"
+expect_grep 'gradescope' "$TEST_TMP/out" "--help names the formats"
+
+usage_error() { # description args...
+  local what=$1; shift
+  "$GRADER" "$@" >"$TEST_TMP/out" 2>"$TEST_TMP/err"; local rc=$?
+  local lines; lines=$(wc -l <"$TEST_TMP/err")
+  if [ $rc -eq 2 ] && [ "$lines" -eq 1 ] && [ ! -s "$TEST_TMP/out" ]; then ok "$what: exit 2, one line"
+  else bad "$what: exit $rc, $lines stderr lines"; cat "$TEST_TMP/err"; fi
+}
+usage_error "unknown flag" --bogus
+usage_error "unknown format" --batch --format xml --root "$course"
+usage_error "bad seed" --batch --seed abc --root "$course"
+usage_error "negative seed" --batch --seed -4 --root "$course"
+usage_error "bad timeout" --batch --timeout 0 --root "$course"
+usage_error "flag without its value" --batch --root
+usage_error "unknown task" --batch no_such_task --root "$course"
+usage_error "task without --batch" pass --root "$course"
+usage_error "root that is no directory" --batch --root "$TEST_TMP/nowhere"
+usage_error "doctor with a bad argument" doctor --bogus
+
+"$GRADER" doctor --root "$course" >"$TEST_TMP/doctor" 2>&1
+rc=$?
+{ [ $rc -eq 0 ] || [ $rc -eq 1 ]; } && ok "doctor exits 0 or 1 ($rc)" || bad "doctor exit $rc"
+for check in nvcc 'driver' ARCH compute-sanitizer make terminal; do
+  expect_grep "^(ok|warn|FAIL) +$check" "$TEST_TMP/doctor" "doctor checks $check"
+done
+if grep -qE '^(warn|FAIL)' "$TEST_TMP/doctor"; then
+  expect_grep '^      fix: ' "$TEST_TMP/doctor" "doctor gives a fix for what is not ok"
+fi
+
+# make run's script passes its arguments through
+expect_exit 0 "tools/run-main.sh --help" "$ROOT/tools/run-main.sh" --help
+expect_grep '^usage: grader' "$TEST_TMP/out" "run-main.sh starts the grader"
+
+# Not a terminal and no --batch: grades (keeping fresh results) and prints plain text.
+"$GRADER" --root "$course" --no-sanitize >"$TEST_TMP/plain" 2>&1 </dev/null
+expect_grep '^01-basics  Fixture basics' "$TEST_TMP/plain" "plain text when stdout is not a terminal"
+expect_grep '^score: ' "$TEST_TMP/plain" "plain text ends with the score"
+[ -f "$course/.grader/state.json" ] && ok "progress saved in .grader/state.json" || bad "no state file"
+if grep -q $'\e' "$TEST_TMP/plain"; then bad "escape sequences in plain output"; else ok "no escape sequences in plain output"; fi
+
+finish

@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# The grader over the real course, on a GPU: the reference solutions graded as exercises score
+# 100% on every task; the shipped exercises are all "wrong" (never crashed); the grading time of
+# the whole course after a build is printed. GRADER_GPU_OUT=DIR keeps the reports there.
+source "$(dirname "$0")/../lib.sh"
+require_gpu
+source "$ROOT/tests/grader/common.sh"
+
+out=${GRADER_GPU_OUT:-$TEST_TMP/out}
+mkdir -p "$out"
+scratch="$TEST_TMP/scratch"
+mkdir -p "$scratch/exercises"
+cp -r "$ROOT/solutions/." "$scratch/exercises/"
+tasks=$(make -s list-tasks)
+[ -n "$tasks" ] && ok "the course has tasks: $(echo $tasks | wc -w)" || { bad "no tasks"; finish; }
+
+# Build first (both trees), so that the timings below are grading only.
+make -s -j16 $(for t in $tasks; do echo build/exercises/$t build/solutions/$t; done) \
+  >"$out/build.log" 2>&1 && ok "course built" || bad "course build failed (see build.log)"
+make -s -j16 EXERCISES="$scratch/exercises" EXBUILD="$scratch/build" \
+  $(for t in $tasks; do echo "$scratch/build/exercises/$t"; done) >>"$out/build.log" 2>&1 \
+  && ok "solutions built as exercises" || bad "solutions-as-exercises build failed"
+
+t0=$(date +%s%N)
+"$GRADER" --batch -v --root "$ROOT" --exercises "$scratch/exercises" --exbuild "$scratch/build" \
+  --format json --output "$out/solutions.json" 2>"$out/solutions.stderr"
+rc=$?
+ms=$(( ($(date +%s%N) - t0) / 1000000 ))
+echo "grading time, solutions as exercises: $ms ms (exit $rc)" | tee "$out/timing.txt"
+[ $rc -eq 0 ] && ok "solutions: grader exits 0" || bad "solutions: grader exit $rc"
+py_json "solutions: every task passed with its full weight" '
+bad = [(t["id"], t["outcome"], t["reason"]) for t in d["tasks"] if t["outcome"] != "passed" or t["score"] != t["weight"]]
+assert not bad, bad
+assert d["score"] == d["max_score"] > 0
+tot = {}
+for t in d["tasks"]:
+    for k, v in t["steps"].items():
+        tot[k] = tot.get(k, 0) + v
+print("seconds per step over the course: " + ", ".join("%s %.1f" % kv for kv in tot.items()))
+for t in d["tasks"]:
+    s = t["speed"]
+    print("%-36s %6.1f s  speed %s  sanitizers %s" % (t["id"], t["duration_s"],
+          "%.2fx (needs %.2f, %.4g ms vs ref %.4g ms)" % (s["ratio"], s["threshold"], s["time_ms"], s["ref_time_ms"]) if s["measured"] else "-",
+          ",".join("%s:%s" % (x["tool"], x["status"]) for x in t["sanitizers"])))
+' "$out/solutions.json"
+cat "$TEST_TMP/py.out" | tee "$out/solutions.txt"
+
+t0=$(date +%s%N)
+"$GRADER" --batch -v --root "$ROOT" --no-state --format json --output "$out/exercises.json" \
+  2>"$out/exercises.stderr"
+rc=$?
+ms=$(( ($(date +%s%N) - t0) / 1000000 ))
+echo "grading time, shipped exercises: $ms ms (exit $rc)" | tee -a "$out/timing.txt"
+[ $rc -eq 1 ] && ok "exercises: grader exits 1" || bad "exercises: grader exit $rc"
+py_json "shipped exercises: every task is wrong (not crashed)" '
+bad = [(t["id"], t["outcome"], t["reason"]) for t in d["tasks"] if t["outcome"] != "wrong"]
+assert not bad, bad
+tot = {}
+for t in d["tasks"]:
+    for k, v in t["steps"].items():
+        tot[k] = tot.get(k, 0) + v
+print("seconds per step over the course: " + ", ".join("%s %.1f" % kv for kv in tot.items()))
+' "$out/exercises.json"
+cat "$TEST_TMP/py.out" | tee "$out/exercises.txt"
+finish

@@ -1,0 +1,4 @@
+int f(int i)
+{
+    return 2 * i  /* missing semicolon */
+}

@@ -1,0 +1,1 @@
+int f(int i) { return i + 1; }

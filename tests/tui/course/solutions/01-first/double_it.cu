@@ -1,0 +1,1 @@
+int f(int i) { return 2 * i; }

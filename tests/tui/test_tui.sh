@@ -1,0 +1,221 @@
+#!/usr/bin/env bash
+# The grader's TUI, driven in tmux the way a student drives it: start on a small course,
+# move, grade a task, open its details, the notes, the hints and the build log, resize to a
+# tiny terminal and back, watch mode regrading a saved file, quit; then start again and find
+# the progress kept. Every check reads the screen with `tmux capture-pane`.
+#
+# The courses are tests/tui/course (its tasks are C programs speaking the harness protocol
+# around one function, so a test can make one pass, fail or not build by editing a line) and
+# the grader's fixture, tests/grader/fixture (every outcome). Both are copied to a scratch
+# directory so grading writes nothing in the tree. No GPU is needed. The tmux servers are
+# private to this test (sockets of their own).
+source "$(dirname "$0")/../lib.sh"
+
+# tmux is a system program: it runs with the system's libraries, not with a library path
+# exported for the lab's own build (an older libtinfo there stops it from starting). The
+# grader inside gets that path back in start().
+tmux_sys() { env -u LD_LIBRARY_PATH tmux "$@"; }
+if ! command -v tmux >/dev/null 2>&1; then
+  echo "SKIP: tmux not installed (apt-get install tmux)"; exit 77
+fi
+if ! tmux_sys -V >/dev/null 2>&1; then
+  echo "SKIP: tmux is installed but does not run: $(tmux_sys -V 2>&1 | head -n 1)"; exit 77
+fi
+GRADER=$ROOT/build/grader/grader
+if [ ! -x "$GRADER" ]; then
+  bad "no grader binary at build/grader/grader (make build/grader/grader)"; finish
+fi
+
+COURSE=$TEST_TMP/course
+cp -r tests/tui/course "$COURSE"
+SESSION=tui
+RUNS=0
+SOCK=$TEST_TMP/tmux.0.sock
+stop_servers() {
+  for s in "$TEST_TMP"/tmux.*.sock; do [ -S "$s" ] && tmux_sys -S "$s" kill-server >/dev/null 2>&1; done
+}
+trap 'stop_servers; rm -rf "$TEST_TMP"' EXIT
+
+tx()     { tmux_sys -S "$SOCK" "$@"; }
+screen() { tx capture-pane -p -t "$SESSION"; }
+keys()   { tx send-keys -t "$SESSION" "$@"; sleep 0.3; }
+
+# wait_for PATTERN SECONDS DESCRIPTION: passes as soon as the screen matches.
+wait_for() {
+  local deadline=$((SECONDS + $2))
+  while [ $SECONDS -le "$deadline" ]; do
+    if screen | grep -qE -- "$1"; then ok "$3"; return 0; fi
+    sleep 0.2
+  done
+  bad "$3: /$1/ not on screen after $2 s"; screen | sed 's/^/    | /'
+  return 1
+}
+
+# wait_gone PATTERN SECONDS DESCRIPTION: passes as soon as the screen stops matching.
+wait_gone() {
+  local deadline=$((SECONDS + $2))
+  while [ $SECONDS -le "$deadline" ]; do
+    if ! screen | grep -qE -- "$1"; then ok "$3"; return 0; fi
+    sleep 0.5
+  done
+  bad "$3: /$1/ still on screen after $2 s"; screen | sed 's/^/    | /'
+  return 1
+}
+
+# absent PATTERN DESCRIPTION: the screen does not match now.
+absent() {
+  if screen | grep -qE -- "$1"; then bad "$2: /$1/ is on screen"; screen | sed 's/^/    | /'
+  else ok "$2"; fi
+}
+
+# start [ENV...]: the grader in a fresh 100x30 session; its exit status is printed after it.
+# Each start gets a server of its own: reusing a socket races with the old server's exit.
+start() {
+  stop_servers
+  RUNS=$((RUNS + 1)); SOCK=$TEST_TMP/tmux.$RUNS.sock
+  tx new-session -d -s "$SESSION" -x 100 -y 30 \
+    "env LD_LIBRARY_PATH='${LD_LIBRARY_PATH:-}' LANG=C.UTF-8 LC_ALL=C.UTF-8 TERM=xterm-256color $* '$GRADER' --root '$COURSE' --no-sanitize --timeout 3; echo \"GRADER-EXIT=\$?\"; sleep 60"
+}
+
+# ------------------------------------------------------------------ the course list
+start
+wait_for 'Progress' 10 "the course list comes up"
+wait_for '01-first +First steps' 2 "lesson rows show id and title"
+wait_for 'double_it +Double every element +not run' 2 "a task row shows name, title and outcome"
+wait_for 'broken .*not run' 2 "every task is listed"
+wait_for '03-bad/lesson.ini:[0-9]+' 2 "a malformed lesson.ini is reported with file and line"
+wait_for '0 / 6 points' 2 "the progress line counts every task's points"
+keys j k
+wait_for 'Enter grade .* q quit' 2 "after a key, the key bar names the keys"
+
+# ------------------------------------------------------------------ grade, details
+keys Enter
+wait_for 'double_it +Double every element +passed +2/2 +3/3 +1.00' 20 \
+  "Enter grades the task: passed, score, cases, speed ratio in its row"
+wait_for '01-first/double_it +passed' 2 "the summary line describes the selected task"
+wait_for '2 / 6 points +1 of 3 passed' 2 "the course progress moved"
+
+# An edit after grading marks the result as stale; the same bytes again do not.
+EXERCISE=$COURSE/exercises/01-first/double_it.cu
+sleep 1.1
+cp "$EXERCISE" "$TEST_TMP/double_it.orig"
+printf 'int f(int i) { return i + i; }\n' > "$EXERCISE"
+wait_for 'double_it .*passed \*' 4 "an edited exercise gets its result marked with *, no key needed"
+wait_for 'edited since graded' 1 "and the summary says why"
+cp "$TEST_TMP/double_it.orig" "$EXERCISE"
+wait_gone 'passed \*' 4 "saving the graded content again clears the mark"
+
+keys Right
+wait_for 'passed +2 / 2 points' 3 "Right opens the details with the outcome"
+wait_for 'big +speed +pass' 2 "every case is listed with its flag and verdict"
+wait_for 'ratio 1.00 .*fast enough' 2 "the speed against the reference is shown"
+wait_for 'yours +.*ms' 2 "the time bar of the exercise is drawn"
+keys q
+wait_for 'Progress' 2 "q goes back to the list"
+
+# ------------------------------------------------------------------ build failure and its log
+keys j Enter
+wait_for 'broken .*build failed' 20 "a file that does not compile is 'build failed'"
+keys d
+wait_for 'broken.cu:3' 3 "the details show the compiler's file:line"
+keys l
+wait_for 'build log: 01-first/broken' 3 "l opens the build log pager"
+wait_for 'error' 2 "the build log shows the error"
+keys q q
+
+# ------------------------------------------------------------------ notes and hints
+keys n
+wait_for 'notes: lessons/01-first/README.md' 3 "n opens the lesson's notes"
+wait_for '# First steps' 2 "the notes' text is shown"
+keys /
+tx send-keys -t "$SESSION" -l 'reference'
+wait_for '^ /reference_' 2 "/ opens the search prompt"
+keys Enter
+wait_for 'search: reference' 2 "Enter searches the notes"
+absent 'not found' "the word in the notes is found"
+keys /
+tx send-keys -t "$SESSION" -l 'no-such-word'
+keys Enter
+wait_for 'not found: no-such-word' 2 "a missing word is reported"
+keys q k s
+wait_for 'no compute-sanitizer log' 2 "s without a sanitizer run says why"
+keys h
+wait_for 'Hint 1 of 2' 3 "h shows the first hint"
+absent 'Hint 2 of 2' "the second hint stays hidden until asked for"
+keys h
+wait_for 'Hint 2 of 2' 3 "h again reveals the next hint"
+wait_for 'Return 2 \* i' 2 "the hint's text is shown"
+keys q
+
+# ------------------------------------------------------------------ help
+keys '?'
+wait_for 'Outcomes' 3 "? opens the help"
+wait_for 'sanitizer finding' 2 "the help explains the outcome words"
+keys q
+wait_for 'Progress' 2 "any key leaves the help"
+
+# ------------------------------------------------------------------ resize
+tx resize-window -t "$SESSION" -x 40 -y 10
+wait_for 'Terminal too small' 3 "a tiny terminal gets the 'too small' screen"
+tx resize-window -t "$SESSION" -x 100 -y 30
+wait_for 'double_it .*passed' 3 "back to full size the list is redrawn with its state"
+tx resize-window -t "$SESSION" -x 64 -y 14
+wait_for 'Progress' 3 "a narrow terminal still shows the list"
+absent 'Speed' "a narrow list drops the speed column"
+tx resize-window -t "$SESSION" -x 100 -y 30
+
+# ------------------------------------------------------------------ watch mode
+keys G Enter
+wait_for 'add_one .*wrong' 20 "a wrong answer is 'wrong'"
+keys Right
+wait_for 'expected 0 got other' 3 "the details show the first mismatch"
+keys q w
+wait_for '\[watch\]' 3 "w turns watch mode on"
+printf 'int f(int i) { return 2 * i; }\n' > "$COURSE/exercises/02-more/add_one.cu.new"
+mv "$COURSE/exercises/02-more/add_one.cu.new" "$COURSE/exercises/02-more/add_one.cu"
+wait_for 'add_one .*passed' 20 "saving the exercise file regrades it in watch mode"
+keys q
+wait_for 'GRADER-EXIT=1' 5 "q quits, exit status 1 while a task is not passed"
+
+# ------------------------------------------------------------------ progress kept, colors
+start
+wait_for 'double_it .*passed' 10 "a restart shows the saved progress"
+wait_for 'add_one .*passed' 2 "including the task graded in watch mode"
+if tx capture-pane -e -p -t "$SESSION" | grep -qE $'\e\\[[0-9;]*3[1-6]m'; then
+  ok "colors by role on a color terminal"
+else bad "no colored text on a color terminal"; fi
+keys q
+start NO_COLOR=1
+wait_for 'double_it .*passed' 10 "starts with NO_COLOR set"
+if tx capture-pane -e -p -t "$SESSION" | grep -qE $'\e\\[[0-9;]*3[0-7]m'; then
+  bad "NO_COLOR set, yet colored text is drawn"
+else ok "NO_COLOR honoured: attributes only"; fi
+keys q
+wait_for 'GRADER-EXIT=1' 5 "quits again"
+
+# ------------------------------------------------------------------ the grader's fixture course
+# Every outcome the engine knows, graded from the TUI: each must show as its own word.
+COURSE=$TEST_TMP/fixture
+cp -r tests/grader/fixture "$COURSE"
+start
+wait_for 'Fixture basics' 10 "the fixture course comes up"
+wait_for '04-malformed/lesson.ini:[0-9]+' 2 "its malformed lesson.ini is reported with file and line"
+keys a
+wait_gone 'not run|queued|building|checking symbols|listing cases|running|verifying|timing|sanitizing' 90 \
+  "a grades every task, the list following each step, until none is left"
+for word in 'passed' 'wrong' 'too slow' 'build failed' 'crashed' 'timed out' 'CUDA error' 'skipped'; do
+  wait_for "^ +[^ ] +[a-z]+ .* $word +" 1 "outcome '$word' has its own word in the list"
+done
+# Down the list to the first wrong task: its details show the first mismatch.
+keys g
+for _ in $(seq 1 20); do
+  screen | tail -n 2 | grep -qE '^ [^ ]+ +wrong: ' && break
+  keys j
+done
+keys Right
+wait_for 'wrong +0 / [0-9.]+ points' 3 "the wrong task's details"
+wait_for 'first mismatch' 2 "show its first mismatch"
+keys q q
+wait_for 'GRADER-EXIT=1' 5 "q quits the fixture course"
+
+finish

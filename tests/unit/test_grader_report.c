@@ -1,0 +1,148 @@
+/* Unit tests of the results model, its JSON round trip (grader/report.c) and saved progress
+ * (grader/state.c). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../../grader/model_impl.h"
+#include "../../grader/report.h"
+#include "../../grader/state.h"
+
+static void outcome_names(void **state)
+{
+    (void)state;
+    for (int o = 0; o < OUTCOME_COUNT; o++)
+        assert_int_equal(outcome_from_key(outcome_key((enum grader_outcome)o)), o);
+    assert_string_equal(outcome_name(OUTCOME_SANITIZER), "sanitizer finding");
+    assert_string_equal(outcome_name(OUTCOME_CUDA_ERROR), "CUDA error");
+    assert_int_equal(outcome_from_key("nonsense"), OUTCOME_COUNT);
+    assert_string_equal(case_status_name(CASE_FAIL), "fail");
+    assert_string_equal(sanitizer_status_name(SANITIZER_UNAVAILABLE), "unavailable");
+}
+
+static struct task_result *sample_result(void)
+{
+    struct task_result *r = result_new();
+    r->outcome = OUTCOME_WRONG;
+    r->max_score = 10;
+    r->seed = 123456789;
+    r->exit_status = 1;
+    result_set_reason(r, "case %s: \"quoted\" reason", "17x31x5");
+    struct case_result *c = result_add_case(r, "17x31x5");
+    c->status = CASE_FAIL;
+    c->flags = CASE_FLAG_SMALL;
+    c->bad = 527;
+    c->checked = 527;
+    c->time_ms = 0.5;
+    set_str(&c->first_mismatch, "[0] expected 1.25 got nan");
+    c->mismatches[c->n_mismatches++] = xstrdup("[0] expected 1.25 got nan");
+    struct sanitizer_run *s = result_add_sanitizer_run(r, "racecheck");
+    s->status = SANITIZER_FINDINGS;
+    s->n_findings = 1;
+    struct sanitizer_finding *f = result_add_finding(r);
+    set_str(&f->kind, "Race reported between Write access");
+    set_str(&f->file, "exercises/04-tiling/matmul_tiled.cu");
+    f->line = 40;
+    struct compiler_diag *d = result_add_diag(r);
+    set_str(&d->file, "x.cu");
+    d->line = 3;
+    strlist_push(&r->forbidden, "cublasSgemm_v2");
+    r->speed_measured = 1;
+    r->speed_ratio = 0.75;
+    return r;
+}
+
+static void result_json_round_trip(void **state)
+{
+    (void)state;
+    struct task_result *r = sample_result();
+    cJSON *j = report_result_json(r);
+    assert_string_equal(cJSON_GetObjectItem(j, "outcome")->valuestring, "wrong");
+    assert_true(cJSON_IsNull(cJSON_GetObjectItem(
+        cJSON_GetArrayItem(cJSON_GetObjectItem(j, "cases"), 0), "throughput")));
+    struct task_result *back = report_result_from_json(j);
+    assert_non_null(back);
+    assert_int_equal(result_outcome(back), OUTCOME_WRONG);
+    assert_string_equal(result_reason(back), "case 17x31x5: \"quoted\" reason");
+    assert_int_equal(result_seed(back), 123456789);
+    assert_int_equal(result_case_count(back), 1);
+    const struct case_result *c = result_case(back, 0);
+    assert_int_equal(c->status, CASE_FAIL);
+    assert_int_equal(c->flags, CASE_FLAG_SMALL);
+    assert_int_equal(c->bad, 527);
+    assert_true(c->throughput < 0);
+    assert_string_equal(c->mismatches[0], "[0] expected 1.25 got nan");
+    assert_int_equal(result_finding(back, 0)->line, 40);
+    assert_int_equal(result_sanitizer_run(back, 0)->status, SANITIZER_FINDINGS);
+    assert_string_equal(result_forbidden(back, 0), "cublasSgemm_v2");
+    assert_float_equal(result_speed_ratio(back), 0.75, 0);
+    cJSON_Delete(j);
+    task_result_free(back);
+    task_result_free(r);
+    cJSON *junk = cJSON_Parse("{\"outcome\": \"bogus\"}");
+    assert_null(report_result_from_json(junk));
+    cJSON_Delete(junk);
+}
+
+static void scores_and_state(void **state)
+{
+    (void)state;
+    struct course *c = course_load("tests/grader/fixture");
+    struct task *t = course_find_task(c, "pass");
+    struct task_result *r = result_new();
+    r->outcome = OUTCOME_PASSED;
+    r->score = r->max_score = 10;
+    char hash[17];
+    assert_int_equal(state_file_hash(task_exercise_path(t), hash), 0);
+    set_str(&r->exercise_hash, hash);
+    task_set_result(t, r);
+    assert_float_equal(course_score(c), 10, 0);
+    assert_int_equal(course_count_outcome(c, OUTCOME_PASSED), 1);
+
+    char path[] = "/tmp/grader-state-XXXXXX";
+    int fd = mkstemp(path);
+    close(fd);
+    struct grader_state *s = state_load("/nonexistent/state.json");
+    state_record(s, t);
+    assert_true(state_is_fresh(s, t));
+    assert_false(state_is_fresh(s, course_find_task(c, "wrong")));
+    assert_int_equal(state_save(s, path), 0);
+    state_free(s);
+    course_free(c);
+
+    c = course_load("tests/grader/fixture");
+    s = state_load(path);
+    assert_int_equal(state_apply(s, c), 1);
+    assert_int_equal(task_outcome(course_find_task(c, "pass")), OUTCOME_PASSED);
+    assert_int_equal(task_outcome(course_find_task(c, "wrong")), OUTCOME_NOT_RUN);
+    state_free(s);
+    course_free(c);
+    unlink(path);
+}
+
+static void formats(void **state)
+{
+    (void)state;
+    enum report_format f;
+    assert_int_equal(report_format_parse("junit", &f), 0);
+    assert_int_equal(f, REPORT_JUNIT);
+    assert_int_equal(report_format_parse("xml", &f), -1);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(outcome_names),
+        cmocka_unit_test(result_json_round_trip),
+        cmocka_unit_test(scores_and_state),
+        cmocka_unit_test(formats),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# What `make run` starts: the grader, from the course root, with the arguments given
+# (make run passes none: the interactive course on a terminal, plain text otherwise).
+set -u
+root=$(cd "$(dirname "$0")/.." && pwd)
+grader="$root/build/grader/grader"
+if [ ! -x "$grader" ]; then
+  echo "run-main: $grader is not built (run make first)" >&2
+  exit 2
+fi
+exec "$grader" --root "$root" "$@"
