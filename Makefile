@@ -148,6 +148,9 @@ $(BUILD)/tests/unit/%: $(BUILD)/obj/tests/unit/%.o $(LIBLAB_HOST)
 -include $(wildcard tests/*/tests.mk)
 
 # ---------------------------------------------------------------- top-level targets
+# The top-level targets build in parallel on every core unless told otherwise (JOBS=1).
+JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+SUBMAKE = $(MAKE) --no-print-directory -j$(JOBS)
 ALL := $(LIBLAB) $(LIBLAB_HOST) $(DEMOS) $(TASK_BINS) $(GRADER)
 
 .PHONY: all deps run test bench check-lab resources clean list-tasks
@@ -157,19 +160,19 @@ deps:
 	$(Q)tools/install-deps.sh
 
 run: deps
-	$(Q)$(MAKE) --no-print-directory all
+	$(Q)$(SUBMAKE) all
 	$(Q)tools/run-main.sh
 
 test: deps
-	$(Q)$(MAKE) --no-print-directory all $(UNIT_BINS) $(TEST_BINS)
+	$(Q)$(SUBMAKE) all $(UNIT_BINS) $(TEST_BINS)
 	$(Q)tests/run.sh
 
 bench: deps
-	$(Q)$(MAKE) --no-print-directory $(DEMOS)
+	$(Q)$(SUBMAKE) $(DEMOS)
 	$(Q)tools/bench.sh $(LESSONS)
 
 check-lab: deps
-	$(Q)$(MAKE) --no-print-directory $(TASK_BINS)
+	$(Q)$(SUBMAKE) $(TASK_BINS)
 	$(Q)tools/check-lab.sh $(TASKS)
 
 # The seed lectures' "look at the PTX", today: what ptxas gave every kernel.

@@ -1,6 +1,7 @@
 // Tolerance comparison: counts, largest errors, the first mismatches — and the check of a
 // matrix product that stays cheap when an exact CPU reference would not be.
 #include "lab.h"
+#include "parallel.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -123,18 +124,41 @@ static void check_entry(const double *A, const double *B, const double *C, size_
 
 // Freivalds over every row: C x against A (B x) for random signs x. For a C within
 // tolerance, |(C x - A B x)_i| <= 7 sqrt(sum_j tol_ij^2) except with probability below 1e-10
-// (Hoeffding), and tol_ij <= atol + rtol |A_i|_2 |B_:j|_2 (Cauchy-Schwarz). Returns the number
-// of rows over that bound; *first_row is the first of them.
+// (Hoeffding), and tol_ij <= atol + rtol |A_i|_2 |B_:j|_2 (Cauchy-Schwarz).
+typedef struct freivalds_job {
+    const double *A, *C, *x, *bx;
+    size_t N, K;
+    lab_tolerance tol;
+    double bf2;          // |B|_F^2
+    unsigned char *bad;  // per row
+} freivalds_job;
+
+static void freivalds_row(size_t i, void *arg)
+{
+    const freivalds_job *f = (const freivalds_job *)arg;
+    double cx = 0, abx = 0, a2 = 0;
+    for (size_t j = 0; j < f->N; j++)
+        cx += f->C[i * f->N + j] * f->x[j];
+    for (size_t k = 0; k < f->K; k++) {
+        abx += f->A[i * f->K + k] * f->bx[k];
+        a2 += f->A[i * f->K + k] * f->A[i * f->K + k];
+    }
+    double bound = 7.0 * (f->tol.abs_tol * sqrt((double)f->N) + f->tol.rel_tol * sqrt(a2 * f->bf2));
+    // A row holding NaN was counted by the scan already.
+    f->bad[i] |= isfinite(cx) && !(fabs(cx - abx) <= bound);
+}
+
+// Returns the number of rows over the bound; *first_row is the first of them.
 static size_t freivalds(const double *A, const double *B, const double *C, size_t M, size_t N,
                         size_t K, lab_tolerance tol, lab_rng *rng, size_t *first_row)
 {
     double *x = malloc(N * sizeof *x), *bx = malloc(K * sizeof *bx);
-    if (!x || !bx)
+    unsigned char *bad = calloc(M, 1);
+    if (!x || !bx || !bad)
         abort();
-    double bf2 = 0;
+    freivalds_job f = {A, C, x, bx, N, K, tol, 0, bad};
     for (size_t t = 0; t < K * N; t++)
-        bf2 += B[t] * B[t];
-    size_t failed = 0;
+        f.bf2 += B[t] * B[t];
     for (int round = 0; round < 2; round++) {
         for (size_t j = 0; j < N; j++)
             x[j] = lab_rng_next(rng) & 1 ? 1.0 : -1.0;
@@ -144,22 +168,71 @@ static size_t freivalds(const double *A, const double *B, const double *C, size_
                 acc += B[k * N + j] * x[j];
             bx[k] = acc;
         }
-        for (size_t i = 0; i < M; i++) {
-            double cx = 0, abx = 0, a2 = 0;
-            for (size_t j = 0; j < N; j++)
-                cx += C[i * N + j] * x[j];
-            for (size_t k = 0; k < K; k++) {
-                abx += A[i * K + k] * bx[k];
-                a2 += A[i * K + k] * A[i * K + k];
-            }
-            double bound = 7.0 * (tol.abs_tol * sqrt((double)N) + tol.rel_tol * sqrt(a2 * bf2));
-            if (isfinite(cx) && !(fabs(cx - abx) <= bound) && failed++ == 0)
-                *first_row = i;
-        }
+        lab_parallel_for(M, freivalds_row, &f);
     }
+    size_t failed = 0;
+    for (size_t i = M; i-- > 0;)
+        if (bad[i]) {
+            failed++;
+            *first_row = i;
+        }
     free(x);
     free(bx);
+    free(bad);
     return failed;
+}
+
+// Whole rows and whole columns compared exactly, one item each, on every core; each item
+// has its own result, merged in item order so that "first mismatches" stay the first.
+typedef struct exact_job {
+    const double *A, *B, *C;
+    size_t M, N, K;
+    lab_tolerance tol;
+    const size_t *rows, *cols;
+    size_t n_rows, n_cols;
+    lab_compare_result *res; // n_rows + n_cols
+} exact_job;
+
+static void exact_item(size_t item, void *arg)
+{
+    const exact_job *e = (const exact_job *)arg;
+    lab_compare_result *r = &e->res[item];
+    lab_compare_init(r);
+    if (item < e->n_rows) {
+        double *ref = malloc(e->N * sizeof *ref), *scl = malloc(e->N * sizeof *scl);
+        if (!ref || !scl)
+            abort();
+        check_row(e->A, e->B, e->C, e->N, e->K, e->rows[item], ref, scl, e->tol, r);
+        free(ref);
+        free(scl);
+    } else {
+        for (size_t i = 0; i < e->M; i++)
+            check_entry(e->A, e->B, e->C, e->N, e->K, i, e->cols[item - e->n_rows], e->tol, r);
+    }
+}
+
+static void merge(lab_compare_result *dst, const lab_compare_result *src)
+{
+    dst->checked += src->checked;
+    dst->bad += src->bad;
+    dst->max_abs_err = fmax(dst->max_abs_err, src->max_abs_err);
+    dst->max_rel_err = fmax(dst->max_rel_err, src->max_rel_err);
+    for (size_t i = 0; i < src->shown && dst->shown < LAB_MAX_SHOWN; i++)
+        dst->first[dst->shown++] = src->first[i];
+    if (src->note[0])
+        lab_compare_fail(dst, "%s", src->note);
+}
+
+static void check_exact(exact_job *e, lab_compare_result *r)
+{
+    size_t items = e->n_rows + e->n_cols;
+    e->res = malloc(items * sizeof *e->res);
+    if (!e->res)
+        abort();
+    lab_parallel_for(items, exact_item, e);
+    for (size_t i = 0; i < items; i++)
+        merge(r, &e->res[i]);
+    free(e->res);
 }
 
 static void check_gemm(const double *A, const double *B, const double *C, size_t M, size_t N,
@@ -178,24 +251,30 @@ static void check_gemm(const double *A, const double *B, const double *C, size_t
             r->checked++;
             record_mismatch(r, i, expected, C[i]);
         }
-    double *ref = malloc(N * sizeof *ref), *scl = malloc(N * sizeof *scl);
-    if (!ref || !scl)
-        abort();
     lab_rng rng;
     lab_rng_seed(&rng, lab_seed_derive(seed, "gemm-check"));
+    exact_job e = {A, B, C, M, N, K, tol, NULL, NULL, 0, 0, NULL};
+    size_t *rows = malloc((M > 10 ? M : 10) * sizeof *rows), cols[10];
+    if (!rows)
+        abort();
     if (M * N * K <= LAB_GEMM_EXACT_LIMIT) {
         for (size_t i = 0; i < M; i++)
-            check_row(A, B, C, N, K, i, ref, scl, tol, r);
+            rows[i] = i;
+        e.n_rows = M;
     } else {
         // Sampled exact rows and columns (the first and last always: edge tiles go wrong
         // there), random entries, then Freivalds for everything else.
         for (size_t s = 0; s < 10; s++) {
-            size_t i = s == 0 ? 0 : s == 1 ? M - 1 : lab_rng_below(&rng, M);
-            size_t j = s == 0 ? 0 : s == 1 ? N - 1 : lab_rng_below(&rng, N);
-            check_row(A, B, C, N, K, i, ref, scl, tol, r);
-            for (size_t ii = 0; ii < M; ii++)
-                check_entry(A, B, C, N, K, ii, j, tol, r);
+            rows[s] = s == 0 ? 0 : s == 1 ? M - 1 : lab_rng_below(&rng, M);
+            cols[s] = s == 0 ? 0 : s == 1 ? N - 1 : lab_rng_below(&rng, N);
         }
+        e.n_rows = e.n_cols = 10;
+    }
+    e.rows = rows;
+    e.cols = cols;
+    check_exact(&e, r);
+    free(rows);
+    if (M * N * K > LAB_GEMM_EXACT_LIMIT) {
         for (size_t s = 0; s < 4096; s++)
             check_entry(A, B, C, N, K, lab_rng_below(&rng, M), lab_rng_below(&rng, N), tol, r);
         size_t first_row = 0, failed = freivalds(A, B, C, M, N, K, tol, &rng, &first_row);
@@ -203,8 +282,6 @@ static void check_gemm(const double *A, const double *B, const double *C, size_t
             lab_compare_fail(r, "Freivalds' check failed on %zu row(s), first row %zu", failed,
                              first_row);
     }
-    free(ref);
-    free(scl);
 }
 
 static double *widen(const float *x, size_t n)

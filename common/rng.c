@@ -2,8 +2,7 @@
 // case is a pure function of (seed, tag) and a verifier can draw it again.
 #include "lab.h"
 
-#include <pthread.h>
-#include <unistd.h>
+#include "parallel.h"
 
 static uint64_t splitmix64(uint64_t *x)
 {
@@ -61,7 +60,7 @@ uint64_t lab_seed_derive(uint64_t seed, const char *tag)
 // A fill is cut into chunks of FILL_CHUNK elements, each drawn from its own stream
 // (seed, chunk): the values depend on the seed alone, never on how many threads drew them,
 // and inputs of a few GiB are ready in a fraction of a second on a many-core host.
-enum { FILL_CHUNK = 1 << 20, MAX_THREADS = 32 };
+enum { FILL_CHUNK = 1 << 20 };
 
 typedef enum fill_kind { FILL_F32, FILL_F64, FILL_I32, FILL_U8 } fill_kind;
 
@@ -69,16 +68,15 @@ typedef struct fill_job {
     fill_kind kind;
     void *x;
     size_t n;
-    double lo, hi;         // floating fills: [lo, hi)
-    int64_t ilo;           // integer fills: [ilo, ilo + span)
+    double lo, hi;  // floating fills: [lo, hi)
+    int64_t ilo;    // integer fills: [ilo, ilo + span)
     uint64_t span;
     uint64_t seed;
-    size_t next_chunk;     // shared by the workers, under `lock`
-    pthread_mutex_t lock;
 } fill_job;
 
-static void fill_chunk(const fill_job *j, size_t chunk)
+static void fill_chunk(size_t chunk, void *arg)
 {
+    const fill_job *j = (const fill_job *)arg;
     size_t begin = chunk * (size_t)FILL_CHUNK;
     size_t end = begin + FILL_CHUNK < j->n ? begin + FILL_CHUNK : j->n;
     lab_rng r;
@@ -103,40 +101,7 @@ static void fill_chunk(const fill_job *j, size_t chunk)
     }
 }
 
-static void *fill_worker(void *arg)
-{
-    fill_job *j = (fill_job *)arg;
-    size_t chunks = (j->n + FILL_CHUNK - 1) / FILL_CHUNK;
-    for (;;) {
-        pthread_mutex_lock(&j->lock);
-        size_t c = j->next_chunk++;
-        pthread_mutex_unlock(&j->lock);
-        if (c >= chunks)
-            return NULL;
-        fill_chunk(j, c);
-    }
-}
-
-static void fill(fill_job *j)
-{
-    size_t chunks = (j->n + FILL_CHUNK - 1) / FILL_CHUNK;
-    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-    size_t threads = cpus > 1 ? (size_t)cpus : 1;
-    if (threads > MAX_THREADS)
-        threads = MAX_THREADS;
-    if (threads > chunks)
-        threads = chunks;
-    pthread_mutex_init(&j->lock, NULL);
-    pthread_t tid[MAX_THREADS];
-    size_t started = 0;
-    for (size_t t = 1; t < threads; t++)
-        if (pthread_create(&tid[started], NULL, fill_worker, j) == 0)
-            started++;
-    fill_worker(j); // the calling thread works too, and alone if no thread could start
-    for (size_t t = 0; t < started; t++)
-        pthread_join(tid[t], NULL);
-    pthread_mutex_destroy(&j->lock);
-}
+static void fill(fill_job *j) { lab_parallel_for((j->n + FILL_CHUNK - 1) / FILL_CHUNK, fill_chunk, j); }
 
 void lab_fill_f32(float *x, size_t n, float lo, float hi, uint64_t seed)
 {

@@ -49,12 +49,13 @@ static void *make(const lab_case *c, uint64_t seed)
     s->h_out = (int32_t *)xmalloc(s->n * sizeof(int32_t));
     /* Magnitudes from the whole int range so that equal values are rare and a slot written
      * twice (one element lost, another duplicated) changes the multiset. */
-    lab_rng r;
-    lab_rng_seed(&r, lab_seed_derive(seed, "values"));
-    for (size_t i = 0; i < s->n; i++) {
-        const int32_t v = (int32_t)lab_rng_below(&r, (uint64_t)INT32_MAX + 1);
-        s->h_in[i] = lab_rng_below(&r, 100) < c->dim[1] ? v : -1 - v;
-    }
+    uint8_t *percent = (uint8_t *)xmalloc(s->n);
+    lab_fill_i32(s->h_in, s->n, 0, INT32_MAX, lab_seed_derive(seed, "values"));
+    lab_fill_u8(percent, s->n, 0, 99, lab_seed_derive(seed, "keep"));
+    for (size_t i = 0; i < s->n; i++)
+        if (percent[i] >= c->dim[1])
+            s->h_in[i] = -1 - s->h_in[i];
+    free(percent);
     return s;
 }
 
