@@ -82,6 +82,18 @@ void lab_device_describe(const lab_device_info *i, char *buf, size_t len)
              i->runtime_version % 1000 / 10);
 }
 
+void lab_demo_header(int ordinal, const char *title, lab_device_info *info)
+{
+    lab_device_open(ordinal);
+    lab_device_info local;
+    lab_device_info *i = info ? info : &local;
+    lab_device_query(ordinal, i);
+    char desc[320];
+    lab_device_describe(i, desc, sizeof desc);
+    printf("%s, on %s\n", title, desc);
+    fflush(stdout);
+}
+
 void lab_kernel_info_get(const void *kernel, int block_threads, size_t dyn_smem, lab_kernel_info *out)
 {
     memset(out, 0, sizeof *out);

@@ -201,6 +201,15 @@ int lab_table_write_csv(const lab_table *t, const char *dir, const char *name)
     return fclose(f) == 0 ? 0 : -1;
 }
 
+int lab_table_emit(lab_table *t, const char *csv_dir, const char *name)
+{
+    lab_table_print(t, stdout);
+    putchar('\n');
+    int rc = csv_dir ? lab_table_write_csv(t, csv_dir, name) : 0;
+    lab_table_free(t);
+    return rc;
+}
+
 void lab_table_free(lab_table *t)
 {
     if (!t)

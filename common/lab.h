@@ -81,6 +81,9 @@ int lab_device_available(void);
 void lab_device_query(int ordinal, lab_device_info *info);
 /* One line: "NVIDIA H200 (sm_90, 132 SMs, 139.8 GiB, CUDA 13.0)". */
 void lab_device_describe(const lab_device_info *info, char *buf, size_t len);
+/* Every demo's start: open device `ordinal` (SKIP and exit 77 without one), fill *info when
+ * not NULL, and print "<title>, on <device description>". */
+void lab_demo_header(int ordinal, const char *title, lab_device_info *info);
 
 /* What the compiler gave a kernel, and what that allows at a block size. */
 typedef struct lab_kernel_info {
@@ -218,6 +221,9 @@ const char *lab_table_cell(const lab_table *t, size_t row, size_t col);
 void lab_table_print(const lab_table *t, FILE *out);
 /* Writes DIR/<name>.csv (name given by the caller, e.g. "04-tiling_ladder"); returns 0 on success. */
 int lab_table_write_csv(const lab_table *t, const char *dir, const char *name);
+/* A demo's finished table: print it and a blank line to stdout, write DIR/<name>.csv when
+ * csv_dir is not NULL, free it. Returns 0, or -1 when the CSV could not be written (said). */
+int lab_table_emit(lab_table *t, const char *csv_dir, const char *name);
 void lab_table_free(lab_table *t);
 
 /* ======================================================================= CLI */
