@@ -76,7 +76,7 @@ void lab_device_query(int ordinal, lab_device_info *info)
 
 void lab_device_describe(const lab_device_info *i, char *buf, size_t len)
 {
-    snprintf(buf, len, "%s (sm_%d%d, %d SMs, %.1f GiB, driver %d.%d, runtime %d.%d)", i->name,
+    snprintf(buf, len, "%.200s (sm_%d%d, %d SMs, %.1f GiB, driver %d.%d, runtime %d.%d)", i->name,
              i->cc_major, i->cc_minor, i->sm_count, i->global_mem_bytes / 1073741824.0,
              i->driver_version / 1000, i->driver_version % 1000 / 10, i->runtime_version / 1000,
              i->runtime_version % 1000 / 10);
