@@ -463,12 +463,7 @@ int main(int argc, char **argv)
         return LAB_EXIT_PASS;
     }
 
-    lab_device_open(o.device);
-    lab_device_info info;
-    char desc[320];
-    lab_device_query(o.device, &info);
-    lab_device_describe(&info, desc, sizeof desc);
-    printf("Lesson 01 — divergence, on %s\n", desc);
+    lab_demo_header(o.device, "Lesson 01 — divergence", NULL);
 
     // A multiple of 256 * LOADS_PER_THREAD, as versions 6-7 need; 2^24 floats is 64 MiB, past
     // the L2, so the memory-bound versions read DRAM.
@@ -539,12 +534,9 @@ int main(int argc, char **argv)
                            groups[g].bytes ? "copy" : "SGEMM", ceiling,
                            slowest_ms / timing[r].median_ms, ok[r] ? "ok" : "WRONG");
         }
-        lab_table_print(t, stdout);
-        printf("\n");
         char name[64];
         snprintf(name, sizeof name, "01-divergence_%s", groups[g].table);
-        if (o.csv_dir && lab_table_write_csv(t, o.csv_dir, name)) status = LAB_EXIT_USAGE;
-        lab_table_free(t);
+        if (lab_table_emit(t, o.csv_dir, name)) status = LAB_EXIT_USAGE;
     }
 
     CUDA_CHECK(cudaFree(d_real));

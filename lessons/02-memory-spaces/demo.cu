@@ -725,13 +725,9 @@ int main(int argc, char **argv)
         return LAB_EXIT_PASS;
     }
 
-    lab_device_open(o.device);
     demo_ctx c;
     memset(&c, 0, sizeof c);
-    lab_device_query(o.device, &c.info);
-    char desc[320];
-    lab_device_describe(&c.info, desc, sizeof desc);
-    printf("Lesson 02 — memory spaces, on %s\n", desc);
+    lab_demo_header(o.device, "Lesson 02 — memory spaces", &c.info);
     c.quick = o.quick;
     c.reps = o.reps > 0 ? o.reps : (o.quick ? 3 : 10);
     c.warmup = o.warmup >= 0 ? o.warmup : 1;
@@ -751,12 +747,9 @@ int main(int argc, char **argv)
         }
         fprintf(stderr, "\r%40s\r", "");
         if (!t) continue;
-        lab_table_print(t, stdout);
-        printf("\n");
         char name[64];
         snprintf(name, sizeof name, "02-memory-spaces_%s", groups[g].table);
-        if (o.csv_dir && lab_table_write_csv(t, o.csv_dir, name)) status = LAB_EXIT_USAGE;
-        lab_table_free(t);
+        if (lab_table_emit(t, o.csv_dir, name)) status = LAB_EXIT_USAGE;
     }
     return status;
 }

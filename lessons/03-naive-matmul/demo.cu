@@ -189,12 +189,7 @@ int main(int argc, char **argv)
             printf("%d\t%s\t%s\n", versions[v].id, versions[v].name, versions[v].description);
         return LAB_EXIT_PASS;
     }
-    lab_device_open(o.device);
-    lab_device_info info;
-    char desc[320];
-    lab_device_query(o.device, &info);
-    lab_device_describe(&info, desc, sizeof desc);
-    printf("Lesson 03 — naive matrix product, on %s\n", desc);
+    lab_demo_header(o.device, "Lesson 03 — naive matrix product", NULL);
 
     static const int full_sizes[] = {1024, 2048, 4096, 8192}, quick_sizes[] = {512, 1024};
     const int *sizes = o.quick ? quick_sizes : full_sizes;
@@ -259,13 +254,7 @@ int main(int argc, char **argv)
     seed_table(&o, &p, st);
     fprintf(stderr, "\r%40s\r", "");
     CUBLAS_CHECK(cublasDestroy(p.blas));
-    lab_table_print(t, stdout);
-    lab_table_print(st, stdout);
-    int status = LAB_EXIT_PASS;
-    if (o.csv_dir && (lab_table_write_csv(t, o.csv_dir, "03-naive-matmul_versions") ||
-                      lab_table_write_csv(st, o.csv_dir, "03-naive-matmul_seed")))
-        status = LAB_EXIT_USAGE;
-    lab_table_free(t);
-    lab_table_free(st);
-    return status;
+    int bad = lab_table_emit(t, o.csv_dir, "03-naive-matmul_versions");
+    bad |= lab_table_emit(st, o.csv_dir, "03-naive-matmul_seed");
+    return bad ? LAB_EXIT_USAGE : LAB_EXIT_PASS;
 }

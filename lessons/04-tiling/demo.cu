@@ -709,9 +709,7 @@ static double gflops(int M, int N, int K, double ms)
 
 static void emit(const run_ctx *ctx, lab_table *t, const char *name)
 {
-    lab_table_print(t, stdout);
-    printf("\n");
-    if (ctx->opts->csv_dir && lab_table_write_csv(t, ctx->opts->csv_dir, name) != 0) {
+    if (lab_table_emit(t, ctx->opts->csv_dir, name) != 0) {
         fprintf(stderr, "cannot write %s/%s.csv\n", ctx->opts->csv_dir, name);
         exit(LAB_EXIT_USAGE);
     }
@@ -752,7 +750,6 @@ static void run_ladder(const run_ctx *ctx)
     }
     printf("SGEMM ceiling (cuBLAS, 4096^3, FP32, TF32 off): %.0f GFLOP/s\n", ceiling);
     emit(ctx, t, "04-tiling_ladder");
-    lab_table_free(t);
 }
 
 /* Seed 001's table: C (n×n) = A (n×32) · B (32×n). With K = 32 each C element is 64 FLOPs
@@ -789,7 +786,6 @@ static void run_panel(const run_ctx *ctx)
     }
     printf("copy ceiling (device-to-device, read + write): %.0f GB/s\n", copy);
     emit(ctx, t, "04-tiling_seed001");
-    lab_table_free(t);
 }
 
 /* Seed 000's experiment: the same kernel with 1, 2, ... blocks allowed per SM. Extra dynamic
@@ -861,7 +857,8 @@ static void run_blocks_per_sm(const run_ctx *ctx)
     problem_free(&p);
     if (lab_table_rows(t) > 0)
         emit(ctx, t, "04-tiling_blocks_per_sm");
-    lab_table_free(t);
+    else
+        lab_table_free(t);
 }
 
 static void run_tf32(const run_ctx *ctx)
@@ -899,7 +896,6 @@ static void run_tf32(const run_ctx *ctx)
         problem_free(&p);
     }
     emit(ctx, t, "04-tiling_tf32");
-    lab_table_free(t);
 }
 
 static void list_versions(void)

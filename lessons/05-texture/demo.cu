@@ -436,15 +436,6 @@ static lab_table *modes_table(const char *dir, int *status)
     return t;
 }
 
-static void emit(lab_table *t, const lab_options *o, const char *name, int *status)
-{
-    lab_table_print(t, stdout);
-    printf("\n");
-    if (o->csv_dir && lab_table_write_csv(t, o->csv_dir, name))
-        *status = LAB_EXIT_USAGE;
-    lab_table_free(t);
-}
-
 int main(int argc, char **argv)
 {
     char extra[1024] = "versions:\n";
@@ -466,12 +457,7 @@ int main(int argc, char **argv)
             printf("%d\t%s\t%s\n", versions[v].id, versions[v].name, versions[v].description);
         return LAB_EXIT_PASS;
     }
-    lab_device_open(o.device);
-    lab_device_info info;
-    char desc[320];
-    lab_device_query(o.device, &info);
-    lab_device_describe(&info, desc, sizeof desc);
-    printf("Lesson 05 — textures, on %s\n", desc);
+    lab_demo_header(o.device, "Lesson 05 — textures", NULL);
 
     const size_t size = o.quick ? 1024 : 4096;
     const int reps = o.reps > 0 ? o.reps : 20, warmup = o.warmup >= 0 ? o.warmup : 2;
@@ -480,8 +466,11 @@ int main(int argc, char **argv)
     char copy[32];
     lab_fmt_rate(lab_ceiling_copy_gbps() * 1e9, "B/s", copy, sizeof copy);
     printf("ceiling: device-to-device copy %s (read + write)\n\n", copy);
-    emit(versions_table(&o, size, reps, warmup), &o, "05-texture_versions", &status);
-    emit(weights_table(), &o, "05-texture_weights", &status);
-    emit(modes_table(dir, &status), &o, "05-texture_modes", &status);
+    if (lab_table_emit(versions_table(&o, size, reps, warmup), o.csv_dir, "05-texture_versions"))
+        status = LAB_EXIT_USAGE;
+    if (lab_table_emit(weights_table(), o.csv_dir, "05-texture_weights"))
+        status = LAB_EXIT_USAGE;
+    if (lab_table_emit(modes_table(dir, &status), o.csv_dir, "05-texture_modes"))
+        status = LAB_EXIT_USAGE;
     return status;
 }

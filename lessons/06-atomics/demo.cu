@@ -527,13 +527,10 @@ static void compact_rows(const run_opts *r, lab_table *t, problem *p, const int3
 
 static void emit(lab_table *t, const lab_options *o, const char *name, int *status)
 {
-    if (lab_table_rows(t) > 0) {
-        lab_table_print(t, stdout);
-        printf("\n");
-        if (o->csv_dir && lab_table_write_csv(t, o->csv_dir, name))
-            *status = LAB_EXIT_USAGE;
-    }
-    lab_table_free(t);
+    if (lab_table_rows(t) == 0)
+        lab_table_free(t);
+    else if (lab_table_emit(t, o->csv_dir, name))
+        *status = LAB_EXIT_USAGE;
 }
 
 int main(int argc, char **argv)
@@ -557,12 +554,8 @@ int main(int argc, char **argv)
             printf("%d\t%s\t%s\n", versions[v].id, versions[v].name, versions[v].description);
         return LAB_EXIT_PASS;
     }
-    lab_device_open(o.device);
     lab_device_info info;
-    char desc[320];
-    lab_device_query(o.device, &info);
-    lab_device_describe(&info, desc, sizeof desc);
-    printf("Lesson 06 — atomics, on %s\n", desc);
+    lab_demo_header(o.device, "Lesson 06 — atomics", &info);
 
     run_opts r = {&o, o.reps > 0 ? o.reps : 10, o.warmup >= 0 ? o.warmup : 2, lab_ceiling_copy_gbps()};
     char copy[32];

@@ -43,15 +43,10 @@ static double host_now_ms(void)
 
 static void emit(lab_table *t, const demo_ctx *d, const char *name)
 {
-    lab_table_print(t, stdout);
-    printf("\n");
-    if (d->o->csv_dir) {
-        char full[128];
-        snprintf(full, sizeof full, "%s_%s", LESSON, name);
-        if (lab_table_write_csv(t, d->o->csv_dir, full) != 0)
-            fprintf(stderr, "warning: could not write %s/%s.csv\n", d->o->csv_dir, full);
-    }
-    lab_table_free(t);
+    char full[128];
+    snprintf(full, sizeof full, "%s_%s", LESSON, name);
+    if (lab_table_emit(t, d->o->csv_dir, full) != 0)
+        fprintf(stderr, "warning: could not write %s/%s.csv\n", d->o->csv_dir, full);
 }
 
 static void *xmalloc(size_t bytes)

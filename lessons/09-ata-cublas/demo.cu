@@ -661,12 +661,7 @@ int main(int argc, char **argv)
             printf("%d\t%s\t%s\n", versions[v].id, versions[v].name, versions[v].description);
         return LAB_EXIT_PASS;
     }
-    lab_device_open(o.device);
-    lab_device_info info;
-    char desc[320];
-    lab_device_query(o.device, &info);
-    lab_device_describe(&info, desc, sizeof desc);
-    printf("Lesson 09 — C = AᵀA in double, on %s\n", desc);
+    lab_demo_header(o.device, "Lesson 09 — C = AᵀA in double", NULL);
     ro.reps = o.reps > 0 ? o.reps : 5;
     ro.warmup = o.warmup >= 0 ? o.warmup : 1;
     ro.seed = o.seed;
@@ -703,24 +698,18 @@ int main(int argc, char **argv)
     fprintf(stderr, "\r%50s\r", "");
     lab_table *tr = resources_table();
 
-    const lab_table *tables[] = {tq, tw, tt, tr};
+    lab_table *tables[] = {tq, tw, tt, tr};
     const char *const names[] = {"09-ata-cublas_square", "09-ata-cublas_wide", "09-ata-cublas_target",
                                  "09-ata-cublas_resources"};
     int status = failures ? LAB_EXIT_FAIL : LAB_EXIT_PASS;
     for (size_t i = 0; i < 4; i++) {
         if (lab_table_rows(tables[i]) == 0)
-            continue;
-        lab_table_print(tables[i], stdout);
-        printf("\n");
-        if (o.csv_dir && lab_table_write_csv(tables[i], o.csv_dir, names[i]))
+            lab_table_free(tables[i]);
+        else if (lab_table_emit(tables[i], o.csv_dir, names[i]))
             status = LAB_EXIT_USAGE;
     }
     printf("C2075 ms: the seed's Tesla C2075 time for the same algorithm (cuBLAS, naive, optimized).\n");
     if (failures)
         printf("%d version(s) computed a wrong C: see the messages above\n", failures);
-    lab_table_free(tq);
-    lab_table_free(tw);
-    lab_table_free(tt);
-    lab_table_free(tr);
     return status;
 }
