@@ -285,6 +285,101 @@ static int results_fresh(const char *class_dir, const char *name, const char *ha
     return fresh;
 }
 
+/* ---------------------------------------------------------------- builds */
+/* make -C root -k -j<cores> WORDS..., its output to log. Returns 0 when make succeeded. */
+static int run_make(const char *root, char *const *words, size_t n_words, const char *log)
+{
+    char **argv = calloc(n_words + 7, sizeof *argv);
+    char *jobs = NULL;
+    if (!argv || asprintf(&jobs, "-j%ld", sysconf(_SC_NPROCESSORS_ONLN)) < 0) {
+        free(argv);
+        return -1;
+    }
+    size_t k = 0;
+    argv[k++] = "make";
+    argv[k++] = "--no-print-directory";
+    argv[k++] = "-k";
+    argv[k++] = "-C";
+    argv[k++] = (char *)root;
+    argv[k++] = jobs;
+    for (size_t i = 0; i < n_words; i++)
+        argv[k++] = words[i];
+    int rc = -1;
+    pid_t pid = fork();
+    if (pid == 0) {
+        FILE *f = fopen(log, "w");
+        if (f) {
+            dup2(fileno(f), 1);
+            dup2(fileno(f), 2);
+        }
+        execvp("make", argv);
+        _exit(127);
+    }
+    int status;
+    if (pid > 0) {
+        while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+            ;
+        rc = WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -1;
+    }
+    free(jobs);
+    free(argv);
+    return rc;
+}
+
+static void free_words(char **words, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        free(words[i]);
+    free(words);
+}
+
+/* The course, once: every reference solution (and the lab library with them). */
+static int build_course(const struct class_opts *o, const struct course *c)
+{
+    size_t n = course_task_count(c), k = 0;
+    char **words = calloc(n + 1, sizeof *words), *log = NULL;
+    if (!words || asprintf(&log, "%s/course-build.log", o->work) < 0 ||
+        asprintf(&words[k++], "BUILD=%s", o->build_dir) < 0) {
+        free(words);
+        free(log);
+        return -1;
+    }
+    for (size_t i = 0; i < n; i++)
+        if (asprintf(&words[k], "%s/solutions/%s", o->build_dir, task_id(course_task(c, i))) >= 0)
+            k++;
+    fprintf(stderr, "grader class: building the course once (log: %s)\n", log);
+    int rc = run_make(o->root, words, k, log);
+    if (rc != 0)
+        fprintf(stderr, "grader class: the course does not build: see %s\n", log);
+    free_words(words, k);
+    free(log);
+    return rc;
+}
+
+/* A student's exercises, all at once on every core, before grading them one by one: each
+ * task's own build step then finds its binary up to date (or, when it failed here, builds
+ * it again alone so that its log holds only that task's errors). */
+static void prebuild_student(const struct class_opts *o, const struct course *c, const char *exdir,
+                             const char *exbuild)
+{
+    size_t n = course_task_count(c), k = 0;
+    char **words = calloc(n + 3, sizeof *words), *log = NULL;
+    if (!words || asprintf(&log, "%s/prebuild.log", exbuild) < 0 ||
+        asprintf(&words[k++], "BUILD=%s", o->build_dir) < 0 ||
+        asprintf(&words[k++], "EXERCISES=%s", exdir) < 0 ||
+        asprintf(&words[k++], "EXBUILD=%s", exbuild) < 0) {
+        free_words(words, k);
+        free(log);
+        return;
+    }
+    for (size_t i = 0; i < n; i++)
+        if (asprintf(&words[k], "%s/exercises/%s", exbuild, task_id(course_task(c, i))) >= 0)
+            k++;
+    run_make(o->root, words, k, log); /* a failure is the task's own build step's to report */
+    free_words(words, k);
+    free(log);
+}
+
 /* ---------------------------------------------------------------- one student */
 /* The student's name as a path component make and shells take as one word: unsafe bytes
  * become '_' and a short hash of the real name keeps "a b" and "a_b" apart. */
@@ -404,6 +499,7 @@ static int grade_student(const struct class_opts *o, const struct course *c, con
     s.seed = g.seed;
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
+    prebuild_student(o, c, exdir, exbuild);
     int rc = 0;
     for (size_t i = 0; i < course_task_count(c) && rc == 0; i++) {
         const struct task *t = course_task(c, i);
@@ -500,60 +596,6 @@ static int write_book(const struct course *c, const char *class_dir, const struc
     if (rc != 0)
         fprintf(stderr, "grader: cannot write %s/gradebook.csv: %s\n", class_dir, strerror(errno));
     gb_book_free(&b);
-    return rc;
-}
-
-/* ---------------------------------------------------------------- the course, once */
-static int build_course(const struct class_opts *o, const struct course *c)
-{
-    size_t n = course_task_count(c);
-    char **argv = calloc(n + 8, sizeof *argv);
-    char *build_var = NULL, *jobs = NULL, *log = NULL;
-    if (!argv || asprintf(&build_var, "BUILD=%s", o->build_dir) < 0 ||
-        asprintf(&jobs, "-j%ld", sysconf(_SC_NPROCESSORS_ONLN)) < 0 ||
-        asprintf(&log, "%s/course-build.log", o->work) < 0) {
-        free(argv);
-        return -1;
-    }
-    size_t k = 0;
-    argv[k++] = "make";
-    argv[k++] = "--no-print-directory";
-    argv[k++] = "-C";
-    argv[k++] = (char *)o->root;
-    argv[k++] = jobs;
-    argv[k++] = build_var;
-    for (size_t i = 0; i < n; i++) {
-        char *target = NULL;
-        if (asprintf(&target, "%s/solutions/%s", o->build_dir, task_id(course_task(c, i))) < 0)
-            target = NULL;
-        argv[k++] = target;
-    }
-    fprintf(stderr, "grader class: building the course once (log: %s)\n", log);
-    int rc = -1;
-    pid_t pid = fork();
-    if (pid == 0) {
-        FILE *f = fopen(log, "w");
-        if (f) {
-            dup2(fileno(f), 1);
-            dup2(fileno(f), 2);
-        }
-        execvp("make", argv);
-        _exit(127);
-    }
-    int status;
-    if (pid > 0) {
-        while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-            ;
-        rc = WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -1;
-    }
-    if (rc != 0)
-        fprintf(stderr, "grader class: the course does not build: see %s\n", log);
-    for (size_t i = 6; i < k; i++)
-        free(argv[i]);
-    free(argv);
-    free(build_var);
-    free(jobs);
-    free(log);
     return rc;
 }
 
