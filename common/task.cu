@@ -163,7 +163,7 @@ static int run_case(const lab_task *t, const lab_options *o, lab_tolerance tol, 
                     const lab_case *c, lab_case_result *res)
 {
     if (o->dump_dir && !(c->flags & LAB_CASE_SPEED)) {
-        // The grader times only the speed case: the others run once, the checked call.
+        // The grader times only the speed case: the others get one timed call, no warm-up.
         warmup = 0;
         reps = 1;
     }
