@@ -129,21 +129,36 @@ $(foreach t,$(TASKS),$(eval $(call TASK_RULES,$(t),exercises,$(EXBUILD))) \
                      $(eval $(call TASK_RULES,$(t),solutions,$(BUILD))))
 
 # ---------------------------------------------------------------- grader
-GRADER_SRC := $(wildcard grader/*.c)
+# Four wings over util; the include path of each says whom it may see, so a wrong-way include
+# does not compile: front ends (main, class, tui) -> export -> engine -> util.
+GRADER_WINGS := util engine export class tui
+GRADER_SRC := $(wildcard grader/*.c $(patsubst %,grader/%/*.c,$(GRADER_WINGS)))
 GRADER_OBJ := $(patsubst %.c,$(BUILD)/obj/%.o,$(GRADER_SRC))
 GRADER     := $(if $(GRADER_SRC),$(BUILD)/grader/grader)
-$(BUILD)/grader/grader: $(GRADER_OBJ) $(LIBLAB_HOST)
+grader_inc = $(patsubst %,-Igrader/%,$(1))
+$(BUILD)/obj/grader/util/%.o:   LESSON_INC := $(call grader_inc,util)
+$(BUILD)/obj/grader/engine/%.o: LESSON_INC := $(call grader_inc,engine util)
+$(BUILD)/obj/grader/export/%.o: LESSON_INC := $(call grader_inc,export engine util)
+$(BUILD)/obj/grader/class/%.o:  LESSON_INC := $(call grader_inc,class export engine util)
+$(BUILD)/obj/grader/tui/%.o:    LESSON_INC := $(call grader_inc,tui engine util)
+$(BUILD)/obj/grader/main.o:     LESSON_INC := $(call grader_inc,$(GRADER_WINGS))
+$(BUILD)/obj/tests/%.o:         LESSON_INC := $(call grader_inc,$(GRADER_WINGS))
+# Everything but main, as a library the unit tests link too.
+LIBGRADER  := $(BUILD)/grader/libgrader.a
+$(LIBGRADER): $(filter-out $(BUILD)/obj/grader/main.o,$(GRADER_OBJ))
+	@mkdir -p $(@D)
+	$(call quiet,AR,$@)rm -f $@; ar rcs $@ $^
+$(BUILD)/grader/grader: $(BUILD)/obj/grader/main.o $(LIBGRADER) $(LIBLAB_HOST)
 	@mkdir -p $(@D)
 	$(call quiet,LINK,$@)$(CC) -o $@ $^ $(LDLIBS_GRADER)
 
 # ---------------------------------------------------------------- unit tests
 UNIT_SRC  := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(patsubst tests/unit/%.c,$(BUILD)/tests/unit/%,$(UNIT_SRC))
-# A unit test links the object of the module it tests when it is not part of the lab library.
-$(BUILD)/tests/unit/%: $(BUILD)/obj/tests/unit/%.o $(LIBLAB_HOST)
+# A unit test links the grader's library (the modules it tests are pulled from it).
+$(BUILD)/tests/unit/%: $(BUILD)/obj/tests/unit/%.o $(LIBGRADER) $(LIBLAB_HOST)
 	@mkdir -p $(@D)
-	$(call quiet,LINK,$@)$(CC) -o $@ $(filter %.o,$^) \
-	    $(filter-out $(filter %.o,$^),$(UNIT_EXTRA_OBJS_$*)) $(LIBLAB_HOST) -lcmocka $(LDLIBS_GRADER)
+	$(call quiet,LINK,$@)$(CC) -o $@ $< $(LIBGRADER) $(LIBLAB_HOST) -lcmocka $(LDLIBS_GRADER)
 
 -include $(wildcard tests/*/tests.mk)
 

@@ -15,7 +15,7 @@ plain
 py_json "first run: every task saved with its exercise hash" '
 t = d["tasks"]
 assert set(t) == {"01-basics/pass", "01-basics/wrong", "01-basics/forged", "01-basics/forbidden", "01-basics/sanfail"}, set(t)
-assert all(len(e["hash"]) == 16 for e in t.values())
+assert all(len(e["hash"]) == 64 for e in t.values())
 assert t["01-basics/wrong"]["result"]["outcome"] == "wrong"
 ' "$state"
 

@@ -11,7 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../../grader/gradebook.h"
+#include "gradebook.h"
 
 static void make_student(struct gb_student *s, const char *name)
 {

@@ -11,7 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../../grader/hash.h"
+#include "hash.h"
 
 static void test_sha256_vectors(void **state)
 {

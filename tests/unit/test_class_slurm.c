@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../grader/gradebook.h"
-#include "../../grader/slurm.h"
+#include "gradebook.h"
+#include "slurm.h"
 
 static void test_shell_word(void **state)
 {

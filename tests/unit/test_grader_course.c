@@ -11,7 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../../grader/model.h"
+#include "model.h"
 
 #define FIXTURE "tests/grader/fixture"
 

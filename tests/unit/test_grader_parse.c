@@ -6,9 +6,9 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "../../grader/doctor.h"
-#include "../../grader/model_impl.h"
-#include "../../grader/parse.h"
+#include "doctor.h"
+#include "model_impl.h"
+#include "parse.h"
 
 #include <string.h>
 

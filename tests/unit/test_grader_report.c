@@ -11,9 +11,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../../grader/model_impl.h"
-#include "../../grader/report.h"
-#include "../../grader/state.h"
+#include "model_impl.h"
+#include "hash.h"
+#include "report.h"
+#include "result_json.h"
+#include "state.h"
 
 static void outcome_names(void **state)
 {
@@ -63,11 +65,11 @@ static void result_json_round_trip(void **state)
 {
     (void)state;
     struct task_result *r = sample_result();
-    cJSON *j = report_result_json(r);
+    cJSON *j = result_to_json(r);
     assert_string_equal(cJSON_GetObjectItem(j, "outcome")->valuestring, "wrong");
     assert_true(cJSON_IsNull(cJSON_GetObjectItem(
         cJSON_GetArrayItem(cJSON_GetObjectItem(j, "cases"), 0), "throughput")));
-    struct task_result *back = report_result_from_json(j);
+    struct task_result *back = result_from_json(j);
     assert_non_null(back);
     assert_int_equal(result_outcome(back), OUTCOME_WRONG);
     assert_string_equal(result_reason(back), "case 17x31x5: \"quoted\" reason");
@@ -87,7 +89,7 @@ static void result_json_round_trip(void **state)
     task_result_free(back);
     task_result_free(r);
     cJSON *junk = cJSON_Parse("{\"outcome\": \"bogus\"}");
-    assert_null(report_result_from_json(junk));
+    assert_null(result_from_json(junk));
     cJSON_Delete(junk);
 }
 
@@ -99,8 +101,8 @@ static void scores_and_state(void **state)
     struct task_result *r = result_new();
     r->outcome = OUTCOME_PASSED;
     r->score = r->max_score = 10;
-    char hash[17];
-    assert_int_equal(state_file_hash(task_exercise_path(t), hash), 0);
+    char hash[HASH_HEX_LEN + 1];
+    assert_int_equal(hash_file_hex(task_exercise_path(t), hash), 0);
     set_str(&r->exercise_hash, hash);
     task_set_result(t, r);
     assert_float_equal(course_score(c), 10, 0);

@@ -12,7 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../../grader/runner.h"
+#include "runner.h"
 
 static struct run_result run_sh(const char *script, const char *out, double wall, size_t cap)
 {

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../grader/tap.h"
+#include "tap.h"
 
 static const char *const sample =
     "TAP version 14\n"

@@ -5,7 +5,7 @@
 #include <locale.h>
 #include <string.h>
 
-#include "../../grader/tui_screen.h"
+#include "tui_screen.h"
 
 static int setup_utf8(void **state)
 {

@@ -307,7 +307,7 @@ struct tui_watch {
     int fd;
     struct watch_dir *dirs;
     size_t n_dirs;
-    char (*last_hash)[17];        /* per task: content last queued by a save */
+    char (*last_hash)[HASH_HEX_LEN + 1];        /* per task: content last queued by a save */
 };
 
 static char *dir_of(const char *path)
@@ -335,7 +335,7 @@ struct tui_watch *tui_watch_start(struct tui *ui)
     }
     for (size_t i = 0; i < n; i++) {
         const struct task *t = course_task(ui->course, i);
-        if (state_file_hash(task_exercise_path(t), w->last_hash[i]) != 0)
+        if (hash_file_hex(task_exercise_path(t), w->last_hash[i]) != 0)
             w->last_hash[i][0] = '\0';
         char *dir = dir_of(task_exercise_path(t));
         if (!dir)
@@ -415,8 +415,8 @@ size_t tui_watch_handle(struct tui *ui)
             if (task == NO_TASK)
                 continue;
             const struct task *t = course_task(ui->course, task);
-            char hash[17];
-            if (state_file_hash(task_exercise_path(t), hash) != 0 ||
+            char hash[HASH_HEX_LEN + 1];
+            if (hash_file_hex(task_exercise_path(t), hash) != 0 ||
                 strcmp(hash, w->last_hash[task]) == 0)
                 continue;
             memcpy(w->last_hash[task], hash, sizeof hash);

@@ -22,8 +22,6 @@ struct grader_state *state_load(const char *path);
 int state_save(const struct grader_state *s, const char *path);
 void state_free(struct grader_state *s);
 
-/* Content hash of a file as 16 hex digits (FNV-1a 64) into out[17]; -1 when unreadable. */
-int state_file_hash(const char *path, char out[17]);
 
 /* Remember t's current result (no-op when it has none). */
 void state_record(struct grader_state *s, const struct task *t);

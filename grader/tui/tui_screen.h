@@ -19,6 +19,7 @@
 
 #include "grade.h"
 #include "model.h"
+#include "hash.h"
 #include "state.h"
 #include "tui_colors.h"
 

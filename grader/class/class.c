@@ -32,6 +32,7 @@
 #include "hash.h"
 #include "model.h"
 #include "report.h"
+#include "result_json.h"
 #include "slurm.h"
 
 #define MAX_GPUS 64
@@ -528,7 +529,7 @@ static int grade_student(const struct class_opts *o, const struct course *c, con
         char *out = task_output(r);
         rc = gb_student_add_task(&s, task_id(t), task_title(t), result_score(r),
                                  result_max_score(r), outcome_key(result_outcome(r)),
-                                 out ? out : result_reason(r), report_result_json(r));
+                                 out ? out : result_reason(r), result_to_json(r));
         free(out);
         task_result_free(r);
     }

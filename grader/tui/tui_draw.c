@@ -209,50 +209,15 @@ void tui_bar(int y, int x, int width, double frac, enum tui_role done, enum tui_
 
 enum tui_role tui_outcome_role(enum grader_outcome o)
 {
-    switch (o) {
-    case OUTCOME_PASSED:
-        return TUI_C_PASS;
-    case OUTCOME_WRONG:
-        return TUI_C_WRONG;
-    case OUTCOME_BUILD_FAILED:
-    case OUTCOME_CUDA_ERROR:
-    case OUTCOME_CRASHED:
-    case OUTCOME_TIMED_OUT:
-        return TUI_C_FAILURE;
-    case OUTCOME_SANITIZER:
-    case OUTCOME_TOO_SLOW:
-        return TUI_C_WARN;
-    case OUTCOME_SKIPPED:
-        return TUI_C_SKIP;
-    case OUTCOME_NOT_RUN:
-    case OUTCOME_COUNT:
-        break;
-    }
-    return TUI_C_NOT_RUN;
+#define ROLE(e, key, words, junit, role, ascii, utf8, meaning) TUI_C_##role,
+    static const enum tui_role roles[OUTCOME_COUNT] = { OUTCOME_TABLE(ROLE) };
+#undef ROLE
+    return (unsigned)o < OUTCOME_COUNT ? roles[o] : TUI_C_NOT_RUN;
 }
 
 const char *tui_outcome_glyph(enum grader_outcome o, int utf8)
 {
-    switch (o) {
-    case OUTCOME_PASSED:
-        return utf8 ? "\xe2\x9c\x93" : "+";        /* check mark */
-    case OUTCOME_WRONG:
-        return utf8 ? "\xe2\x9c\x97" : "x";        /* ballot x */
-    case OUTCOME_BUILD_FAILED:
-    case OUTCOME_CUDA_ERROR:
-    case OUTCOME_CRASHED:
-    case OUTCOME_TIMED_OUT:
-        return "!";
-    case OUTCOME_SANITIZER:
-    case OUTCOME_TOO_SLOW:
-        return "~";
-    case OUTCOME_SKIPPED:
-        return "-";
-    case OUTCOME_NOT_RUN:
-    case OUTCOME_COUNT:
-        break;
-    }
-    return utf8 ? "\xc2\xb7" : ".";                /* middle dot */
+    return outcome_glyph(o, utf8);
 }
 
 const char *tui_spinner(unsigned tick, int utf8)

@@ -17,7 +17,7 @@
 #include "model_impl.h"
 #include "parse.h"
 #include "runner.h"
-#include "state.h"
+#include "hash.h"
 #include "tap.h"
 
 #define LOG_READ_MAX ((size_t)4 << 20)
@@ -874,8 +874,8 @@ struct task_result *grade_task(const struct task *t, const struct grade_opts *o)
     struct job j;
     job_init(&j, t, o);
     double t0 = now_s();
-    char hash[17];
-    if (state_file_hash(j.ex_src, hash) == 0)
+    char hash[HASH_HEX_LEN + 1];
+    if (hash_file_hex(j.ex_src, hash) == 0)
         set_str(&j.r->exercise_hash, hash);
     run_steps(&j);
     struct task_result *r = j.r;

@@ -25,6 +25,9 @@ void hash_sha256_final(hash_sha256 *s, char *hex);
 /* One-shot digest of a buffer. */
 void hash_sha256_hex(const void *data, size_t len, char *hex);
 
+/* Content hash of one file (SHA-256, hex); -1 when unreadable (errno set). */
+int hash_file_hex(const char *path, char hex[HASH_HEX_LEN + 1]);
+
 /* Adds every regular file and symbolic link under `path` (a file or a directory, recursed in
  * byte order of names, links never followed) to s: each as its path relative to `path`, its
  * kind and its bytes, so that renaming, moving or editing any file changes the digest.

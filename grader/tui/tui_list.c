@@ -66,8 +66,8 @@ static int is_stale(const struct task *t)
     if (!r || stat(task_exercise_path(t), &st) != 0 ||
         (int64_t)st.st_mtime <= result_graded_at(r))
         return 0;
-    char hash[17];
-    if (!result_exercise_hash(r)[0] || state_file_hash(task_exercise_path(t), hash) != 0)
+    char hash[HASH_HEX_LEN + 1];
+    if (!result_exercise_hash(r)[0] || hash_file_hex(task_exercise_path(t), hash) != 0)
         return 1;
     return strcmp(hash, result_exercise_hash(r)) != 0;
 }

@@ -15,27 +15,18 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "outcome.h"
+
 /* ======================================================================= outcomes */
-/* Ordered from "nothing known" to "done": a task has exactly one. */
-enum grader_outcome {
-    OUTCOME_NOT_RUN = 0,      /* never graded (or its exercise changed since) */
-    OUTCOME_BUILD_FAILED,     /* make failed, or a forbidden symbol is in the exercise object */
-    OUTCOME_CUDA_ERROR,       /* the exercise exited 3: a CUDA call failed */
-    OUTCOME_CRASHED,          /* killed by a signal, or an exit status outside the protocol */
-    OUTCOME_TIMED_OUT,        /* wall-clock limit: the whole process group was killed */
-    OUTCOME_WRONG,            /* some case failed verification in the verifying process */
-    OUTCOME_SANITIZER,        /* correct, but compute-sanitizer reported an error */
-    OUTCOME_TOO_SLOW,         /* correct and clean, speed ratio below the threshold */
-    OUTCOME_PASSED,
-    OUTCOME_SKIPPED,          /* no usable GPU / unsupported architecture: never a failure */
-    OUTCOME_COUNT
-};
-/* Human words: "not run", "build failed", "CUDA error", "crashed", "timed out", "wrong",
- * "sanitizer finding", "too slow", "passed", "skipped". */
-const char *outcome_name(enum grader_outcome o);
-/* Machine words (JSON, CSV, state file): "not_run", "build_failed", "cuda_error", "crashed",
- * "timed_out", "wrong", "sanitizer", "too_slow", "passed", "skipped". */
-const char *outcome_key(enum grader_outcome o);
+/* In precedence order (outcome.h): a task has exactly one. */
+#define OUTCOME_ENUM(e, key, words, junit, role, ascii, utf8, meaning) OUTCOME_##e,
+enum grader_outcome { OUTCOME_TABLE(OUTCOME_ENUM) OUTCOME_COUNT };
+#undef OUTCOME_ENUM
+const char *outcome_name(enum grader_outcome o);     /* the words: "build failed" */
+const char *outcome_key(enum grader_outcome o);      /* the machine key: "build_failed" */
+const char *outcome_meaning(enum grader_outcome o);  /* one line for help and README */
+enum junit_kind outcome_junit(enum grader_outcome o);
+const char *outcome_glyph(enum grader_outcome o, int utf8);
 /* Inverse of outcome_key; OUTCOME_COUNT when unknown. */
 enum grader_outcome outcome_from_key(const char *key);
 

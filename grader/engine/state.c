@@ -1,5 +1,6 @@
 /* state.c — saved progress (state.h): {"format": 1, "tasks": {"L/T": {"hash": ..., "result": {...}}}} */
 #include "state.h"
+#include "hash.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -12,7 +13,7 @@
 
 #include "model_impl.h"
 #include "parse.h"
-#include "report.h"
+#include "result_json.h"
 
 #define STATE_MAX ((size_t)64 << 20)
 
@@ -88,27 +89,6 @@ void state_free(struct grader_state *s)
     free(s);
 }
 
-int state_file_hash(const char *path, char out[17])
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return -1;
-    uint64_t h = 1469598103934665603ull;
-    unsigned char buf[65536];
-    size_t n;
-    while ((n = fread(buf, 1, sizeof buf, f)) > 0)
-        for (size_t i = 0; i < n; i++) {
-            h ^= buf[i];
-            h *= 1099511628211ull;
-        }
-    int err = ferror(f);
-    fclose(f);
-    if (err)
-        return -1;
-    snprintf(out, 17, "%016llx", (unsigned long long)h);
-    return 0;
-}
-
 void state_record(struct grader_state *s, const struct task *t)
 {
     const struct task_result *r = task_result(t);
@@ -116,7 +96,7 @@ void state_record(struct grader_state *s, const struct task *t)
         return;
     cJSON *e = cJSON_CreateObject();
     cJSON_AddStringToObject(e, "hash", result_exercise_hash(r));
-    cJSON_AddItemToObject(e, "result", report_result_json(r));
+    cJSON_AddItemToObject(e, "result", result_to_json(r));
     if (cJSON_GetObjectItemCaseSensitive(s->tasks, task_id(t)))
         cJSON_ReplaceItemInObjectCaseSensitive(s->tasks, task_id(t), e);
     else
@@ -127,9 +107,9 @@ static const cJSON *fresh_entry(const struct grader_state *s, const struct task 
 {
     const cJSON *e = cJSON_GetObjectItemCaseSensitive(s->tasks, task_id(t));
     const cJSON *h = e ? cJSON_GetObjectItemCaseSensitive(e, "hash") : NULL;
-    char now[17];
+    char now[HASH_HEX_LEN + 1];
     if (!cJSON_IsString(h) || !h->valuestring[0] ||
-        state_file_hash(task_exercise_path(t), now) != 0 || strcmp(now, h->valuestring) != 0)
+        hash_file_hex(task_exercise_path(t), now) != 0 || strcmp(now, h->valuestring) != 0)
         return NULL;
     return e;
 }
@@ -145,7 +125,7 @@ size_t state_apply(const struct grader_state *s, struct course *c)
     for (size_t i = 0; i < course_task_count(c); i++) {
         struct task *t = course_task_mut(c, i);
         const cJSON *e = fresh_entry(s, t);
-        struct task_result *r = e ? report_result_from_json(
+        struct task_result *r = e ? result_from_json(
                                         cJSON_GetObjectItemCaseSensitive(e, "result")) : NULL;
         if (r) {
             task_set_result(t, r);

@@ -5,102 +5,47 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* ======================================================================= memory helpers */
-static void out_of_memory(void)
-{
-    fputs("grader: out of memory\n", stderr);
-    abort();
-}
-
-void *xcalloc(size_t n, size_t size)
-{
-    void *p = calloc(n ? n : 1, size ? size : 1);
-    if (!p)
-        out_of_memory();
-    return p;
-}
-
-void *xrealloc(void *p, size_t size)
-{
-    void *q = realloc(p, size ? size : 1);
-    if (!q)
-        out_of_memory();
-    return q;
-}
-
-char *xstrdup(const char *s)
-{
-    char *d = strdup(s ? s : "");
-    if (!d)
-        out_of_memory();
-    return d;
-}
-
-static char *xvasprintf(const char *fmt, va_list ap)
-{
-    char *s = NULL;
-    if (vasprintf(&s, fmt, ap) < 0)
-        out_of_memory();
-    return s;
-}
-
-char *xasprintf(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    char *s = xvasprintf(fmt, ap);
-    va_end(ap);
-    return s;
-}
-
-void set_str(char **dst, const char *s)
-{
-    char *copy = xstrdup(s);
-    free(*dst);
-    *dst = copy;
-}
-
-void strlist_push(struct strlist *l, const char *s)
-{
-    if (l->n == l->cap) {
-        l->cap = l->cap ? 2 * l->cap : 4;
-        l->v = xrealloc(l->v, l->cap * sizeof *l->v);
-    }
-    l->v[l->n++] = xstrdup(s);
-}
-
-void strlist_free(struct strlist *l)
-{
-    for (size_t i = 0; i < l->n; i++)
-        free(l->v[i]);
-    free(l->v);
-    memset(l, 0, sizeof *l);
-}
-
 /* ======================================================================= names */
-static const char *const outcome_names[OUTCOME_COUNT] = {
-    "not run", "build failed", "CUDA error", "crashed", "timed out",
-    "wrong", "sanitizer finding", "too slow", "passed", "skipped",
-};
-static const char *const outcome_keys[OUTCOME_COUNT] = {
-    "not_run", "build_failed", "cuda_error", "crashed", "timed_out",
-    "wrong", "sanitizer", "too_slow", "passed", "skipped",
-};
+#define ROW(e, key, words, junit, role, ascii, utf8, meaning) \
+    {key, words, meaning, junit, ascii, utf8},
+static const struct {
+    const char *key, *words, *meaning;
+    enum junit_kind junit;
+    const char *ascii, *utf8;
+} outcomes[OUTCOME_COUNT] = { OUTCOME_TABLE(ROW) };
+#undef ROW
 
 const char *outcome_name(enum grader_outcome o)
 {
-    return (unsigned)o < OUTCOME_COUNT ? outcome_names[o] : "?";
+    return (unsigned)o < OUTCOME_COUNT ? outcomes[o].words : "?";
 }
 
 const char *outcome_key(enum grader_outcome o)
 {
-    return (unsigned)o < OUTCOME_COUNT ? outcome_keys[o] : "?";
+    return (unsigned)o < OUTCOME_COUNT ? outcomes[o].key : "?";
+}
+
+const char *outcome_meaning(enum grader_outcome o)
+{
+    return (unsigned)o < OUTCOME_COUNT ? outcomes[o].meaning : "";
+}
+
+enum junit_kind outcome_junit(enum grader_outcome o)
+{
+    return (unsigned)o < OUTCOME_COUNT ? outcomes[o].junit : JUNIT_ERROR;
+}
+
+const char *outcome_glyph(enum grader_outcome o, int utf8)
+{
+    if ((unsigned)o >= OUTCOME_COUNT)
+        return "?";
+    return utf8 ? outcomes[o].utf8 : outcomes[o].ascii;
 }
 
 enum grader_outcome outcome_from_key(const char *key)
 {
     for (int i = 0; i < OUTCOME_COUNT; i++)
-        if (key && strcmp(key, outcome_keys[i]) == 0)
+        if (key && strcmp(key, outcomes[i].key) == 0)
             return (enum grader_outcome)i;
     return OUTCOME_COUNT;
 }

@@ -6,14 +6,7 @@
 #include <stdarg.h>
 
 #include "model.h"
-
-/* A growable array of malloc'd strings. */
-struct strlist {
-    char **v;
-    size_t n, cap;
-};
-void strlist_push(struct strlist *l, const char *s);
-void strlist_free(struct strlist *l);
+#include "util.h"
 
 struct task_result {
     enum grader_outcome outcome;
@@ -71,13 +64,7 @@ struct course {
     struct strlist errors;
 };
 
-/* malloc'd copy; NULL in -> "" out. Out of memory aborts: the grader cannot go on without it. */
-char *xstrdup(const char *s);
-void *xcalloc(size_t n, size_t size);
-void *xrealloc(void *p, size_t size);
-char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/* Replace *dst (freed) by a formatted string. */
-void set_str(char **dst, const char *s);
+
 
 struct task_result *result_new(void);
 void result_set_reason(struct task_result *r, const char *fmt, ...)

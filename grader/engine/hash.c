@@ -220,3 +220,22 @@ int hash_tree(hash_sha256 *s, const char *label, const char *path)
     }
     return hash_entry(s, path, "");
 }
+
+int hash_file_hex(const char *path, char hex[HASH_HEX_LEN + 1])
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return -1;
+    hash_sha256 s;
+    hash_sha256_init(&s);
+    unsigned char buf[65536];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, f)) > 0)
+        hash_sha256_update(&s, buf, n);
+    int err = ferror(f);
+    fclose(f);
+    if (err)
+        return -1;
+    hash_sha256_final(&s, hex);
+    return 0;
+}

@@ -17,10 +17,4 @@ int report_format_parse(const char *name, enum report_format *f);
 /* Writes the tasks of c that have a result (all tasks when only_graded is 0); 0 or -1. */
 int report_write(const struct course *c, enum report_format f, int only_graded, FILE *out);
 
-/* One task as the JSON object of the "tasks" array (README.md); the caller owns it. */
-cJSON *report_task_json(const struct task *t);
-/* A result as JSON and back (the state file stores results this way). */
-cJSON *report_result_json(const struct task_result *r);
-struct task_result *report_result_from_json(const cJSON *j);
-
 #endif /* GRADER_REPORT_H */
