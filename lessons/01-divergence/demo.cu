@@ -423,6 +423,56 @@ static int check_version(const version *v, const problem *p, const float *h_real
     }
 }
 
+// The inputs every group's run needs, and how to time and rate it.
+typedef struct inputs {
+    const float *h_real, *h_int; // host copies, for the checks
+    const float *d_real, *d_int; // the same on the device
+    lab_bench_opts bench;
+    double copy_gbps, sgemm_gflops;
+} inputs;
+
+// The selected versions of group g: each checked, then timed; then one table, in which every row
+// also reads against the group's slowest.
+static void run_group(lab_demo *d, int g, problem *p, const inputs *in)
+{
+    static const char *const cols[] = {"version", "name", "time", "rate", "unit", "% of ceiling",
+                                       "ceiling", "x slowest", "check"};
+    const version *measured[N_VERSIONS];
+    lab_timing timing[N_VERSIONS];
+    int ok[N_VERSIONS];
+    int count = 0;
+    double slowest_ms = 0.0;
+    for (int v = 0; v < N_VERSIONS; ++v) {
+        const version *ver = &versions[v];
+        if (ver->group != g || !lab_demo_selected(d, ver->v.id)) continue;
+        p->in = (g == GROUP_REDUCE || g == GROUP_UNROLL) ? in->d_int : in->d_real;
+        fprintf(stderr, "\r  measuring version %d...   ", ver->v.id);
+        CUDA_CHECK(cudaMemset(p->out, 0xFF, (size_t)p->n * sizeof(float)));
+        ver->v.fn(p);
+        CUDA_CHECK(cudaDeviceSynchronize());
+        ok[count] = check_version(ver, p, in->h_real, in->h_int);
+        if (!ok[count]) lab_demo_fail(d, LAB_EXIT_FAIL);
+        timing[count] = lab_bench(ver->v.fn, p, &in->bench);
+        if (timing[count].median_ms > slowest_ms) slowest_ms = timing[count].median_ms;
+        measured[count++] = ver;
+    }
+    fprintf(stderr, "\r%40s\r", "");
+    if (count == 0) return;
+    const double ceiling = groups[g].bytes ? in->copy_gbps : in->sgemm_gflops;
+    lab_table *t = lab_table_new(groups[g].title, cols, sizeof cols / sizeof *cols);
+    for (int r = 0; r < count; ++r) {
+        const double rate = work_of(measured[r], p->n) / (timing[r].median_ms * 1e-3) / 1e9;
+        char time[32], pct[32];
+        lab_fmt_ms(timing[r].median_ms, time, sizeof time);
+        lab_fmt_pct(rate / ceiling, pct, sizeof pct);
+        lab_table_rowf(t, "%d|%s|%s|%.1f|%s|%s|%s %.0f|%.2f|%s", measured[r]->v.id, measured[r]->v.name,
+                       time, rate, groups[g].bytes ? "GB/s" : "GFLOP/s", pct,
+                       groups[g].bytes ? "copy" : "SGEMM", ceiling,
+                       slowest_ms / timing[r].median_ms, ok[r] ? "ok" : "WRONG");
+    }
+    lab_demo_emit(d, t, groups[g].table);
+}
+
 int main(int argc, char **argv)
 {
     lab_demo d = {"01-divergence", "Lesson 01: divergence, reduction trees, unrolling, inlining",
@@ -457,49 +507,10 @@ int main(int argc, char **argv)
     CUDA_CHECK(cudaMemcpy(d_real, h_real, (size_t)n * sizeof(float), cudaMemcpyHostToDevice));
     CUDA_CHECK(cudaMemcpy(d_int, h_int, (size_t)n * sizeof(float), cudaMemcpyHostToDevice));
 
-    const double copy_gbps = lab_ceiling_copy_gbps();
-    const double sgemm_gflops = lab_ceiling_sgemm_gflops();
-
-    static const char *const cols[] = {"version", "name", "time", "rate", "unit", "% of ceiling",
-                                       "ceiling", "x slowest", "check"};
-    for (int g = 0; g < N_GROUPS; ++g) {
-        // Measure the group's versions first: each row also reads against the group's slowest.
-        const version *measured[N_VERSIONS];
-        lab_timing timing[N_VERSIONS];
-        int ok[N_VERSIONS];
-        int count = 0;
-        double slowest_ms = 0.0;
-        for (int v = 0; v < N_VERSIONS; ++v) {
-            const version *ver = &versions[v];
-            if (ver->group != g || !lab_demo_selected(&d, ver->v.id)) continue;
-            p.in = (g == GROUP_REDUCE || g == GROUP_UNROLL) ? d_int : d_real;
-            fprintf(stderr, "\r  measuring version %d...   ", ver->v.id);
-            CUDA_CHECK(cudaMemset(p.out, 0xFF, (size_t)n * sizeof(float)));
-            ver->v.fn(&p);
-            CUDA_CHECK(cudaDeviceSynchronize());
-            ok[count] = check_version(ver, &p, h_real, h_int);
-            if (!ok[count]) lab_demo_fail(&d, LAB_EXIT_FAIL);
-            lab_bench_opts bo = {warmup, reps, o.flush_l2, NULL};
-            timing[count] = lab_bench(ver->v.fn, &p, &bo);
-            if (timing[count].median_ms > slowest_ms) slowest_ms = timing[count].median_ms;
-            measured[count++] = ver;
-        }
-        fprintf(stderr, "\r%40s\r", "");
-        if (count == 0) continue;
-        const double ceiling = groups[g].bytes ? copy_gbps : sgemm_gflops;
-        lab_table *t = lab_table_new(groups[g].title, cols, sizeof cols / sizeof *cols);
-        for (int r = 0; r < count; ++r) {
-            const double rate = work_of(measured[r], n) / (timing[r].median_ms * 1e-3) / 1e9;
-            char time[32], pct[32];
-            lab_fmt_ms(timing[r].median_ms, time, sizeof time);
-            lab_fmt_pct(rate / ceiling, pct, sizeof pct);
-            lab_table_rowf(t, "%d|%s|%s|%.1f|%s|%s|%s %.0f|%.2f|%s", measured[r]->v.id, measured[r]->v.name,
-                           time, rate, groups[g].bytes ? "GB/s" : "GFLOP/s", pct,
-                           groups[g].bytes ? "copy" : "SGEMM", ceiling,
-                           slowest_ms / timing[r].median_ms, ok[r] ? "ok" : "WRONG");
-        }
-        lab_demo_emit(&d, t, groups[g].table);
-    }
+    inputs in = {h_real, h_int, d_real, d_int, {warmup, reps, o.flush_l2, NULL},
+                 lab_ceiling_copy_gbps(), lab_ceiling_sgemm_gflops()};
+    for (int g = 0; g < N_GROUPS; ++g)
+        run_group(&d, g, &p, &in);
 
     CUDA_CHECK(cudaFree(d_real));
     CUDA_CHECK(cudaFree(d_int));
