@@ -429,8 +429,9 @@ static void run_copy(void *arg)
 
 // Copies `threads` floats, one per thread, for each offset or stride in [first, last]; a row per
 // value with the effective bandwidth: the bytes the program asked for, read + written.
-static void sweep_copy(const demo_ctx *c, lab_table *t, int stride, unsigned first, unsigned last)
+static void sweep_copy(const demo_ctx *c, int stride, unsigned first, unsigned last)
 {
+    lab_table *t = c->table;
     copy_problem p;
     p.threads = stride ? (c->quick ? 1u << 18 : 1u << 22) : (c->quick ? 1u << 20 : 1u << 25);
     p.stride = stride;
@@ -450,14 +451,12 @@ static void sweep_copy(const demo_ctx *c, lab_table *t, int stride, unsigned fir
 
 static void run_offset_v2(void *arg)
 {
-    const demo_ctx *c = (const demo_ctx *)arg;
-    sweep_copy(c, c->table, 0, 0, 32);
+    sweep_copy((const demo_ctx *)arg, 0, 0, 32);
 }
 
 static void run_stride_v3(void *arg)
 {
-    const demo_ctx *c = (const demo_ctx *)arg;
-    sweep_copy(c, c->table, 1, 1, 32);
+    sweep_copy((const demo_ctx *)arg, 1, 1, 32);
 }
 
 static void run_banks_v4(void *arg)
@@ -512,7 +511,8 @@ static void run_transpose_padded_v7(void *arg)
     transpose_solution::transpose(p->in, p->out, p->rows, p->cols);
 }
 
-static int run_transpose(const demo_ctx *c, lab_table *t, int id, const char *name, lab_bench_fn fn)
+// One transpose version, checked and then timed: a row of the table; c->wrong counts it if wrong.
+static void run_transpose(demo_ctx *c, int id, const char *name, lab_bench_fn fn)
 {
     transpose_problem p;
     p.rows = p.cols = c->quick ? 2048 : 8192;
@@ -539,32 +539,29 @@ static int run_transpose(const demo_ctx *c, lab_table *t, int id, const char *na
     char time[32], pct[32];
     lab_fmt_ms(tm.median_ms, time, sizeof time);
     lab_fmt_pct(gbps / c->copy_gbps, pct, sizeof pct);
-    lab_table_rowf(t, "%d|%s|%ux%u|%s|%.1f|%s|%s", id, name, p.rows, p.cols, time, gbps, pct,
+    lab_table_rowf(c->table, "%d|%s|%ux%u|%s|%.1f|%s|%s", id, name, p.rows, p.cols, time, gbps, pct,
                    ok ? "ok" : "WRONG");
     CUDA_CHECK(cudaFree(d_in));
     CUDA_CHECK(cudaFree(d_out));
     free(h_in);
     free(h_want);
     free(h_got);
-    return ok;
+    c->wrong += !ok;
 }
 
 static void run_transpose_v5(void *arg)
 {
-    demo_ctx *c = (demo_ctx *)arg;
-    c->wrong += !run_transpose(c, c->table, 5, "naive", run_transpose_naive_v5);
+    run_transpose((demo_ctx *)arg, 5, "naive", run_transpose_naive_v5);
 }
 
 static void run_transpose_v6(void *arg)
 {
-    demo_ctx *c = (demo_ctx *)arg;
-    c->wrong += !run_transpose(c, c->table, 6, "tile 32x32", run_transpose_conflicts_v6);
+    run_transpose((demo_ctx *)arg, 6, "tile 32x32", run_transpose_conflicts_v6);
 }
 
 static void run_transpose_v7(void *arg)
 {
-    demo_ctx *c = (demo_ctx *)arg;
-    c->wrong += !run_transpose(c, c->table, 7, "tile 32x33", run_transpose_padded_v7);
+    run_transpose((demo_ctx *)arg, 7, "tile 32x33", run_transpose_padded_v7);
 }
 
 typedef struct broadcast_problem {
@@ -585,7 +582,7 @@ static void run_broadcast(void *arg)
 }
 
 // The table holds the floats 1, 2, ..., 256 (as bits): every sum below is an exact integer.
-static int run_broadcast_version(const demo_ctx *c, lab_table *t, int id, const char *name,
+static void run_broadcast_version(demo_ctx *c, int id, const char *name,
                                  int global, unsigned spread)
 {
     unsigned h_table[CONST_WORDS];
@@ -621,36 +618,32 @@ static int run_broadcast_version(const demo_ctx *c, lab_table *t, int id, const 
     const double per_sm_ns = tm.median_ms * 1e6 / (warp_reads / c->info.sm_count);
     char time[32];
     lab_fmt_ms(tm.median_ms, time, sizeof time);
-    lab_table_rowf(t, "%d|%s|%s|%u|%s|%.3f|%s", id, name, global ? "global" : "constant",
+    lab_table_rowf(c->table, "%d|%s|%s|%u|%s|%.3f|%s", id, name, global ? "global" : "constant",
                    spread ? 32u : 1u, time, per_sm_ns, ok ? "ok" : "WRONG");
     free(h_out);
     CUDA_CHECK(cudaFree(p.out));
     if (d_table) CUDA_CHECK(cudaFree(d_table));
-    return ok;
+    c->wrong += !ok;
 }
 
 static void run_const_uniform_v8(void *arg)
 {
-    demo_ctx *c = (demo_ctx *)arg;
-    c->wrong += !run_broadcast_version(c, c->table, 8, "constant, uniform", 0, 0);
+    run_broadcast_version((demo_ctx *)arg, 8, "constant, uniform", 0, 0);
 }
 
 static void run_global_uniform_v9(void *arg)
 {
-    demo_ctx *c = (demo_ctx *)arg;
-    c->wrong += !run_broadcast_version(c, c->table, 9, "global, uniform", 1, 0);
+    run_broadcast_version((demo_ctx *)arg, 9, "global, uniform", 1, 0);
 }
 
 static void run_const_divergent_v10(void *arg)
 {
-    demo_ctx *c = (demo_ctx *)arg;
-    c->wrong += !run_broadcast_version(c, c->table, 10, "constant, 32 addresses", 0, 1);
+    run_broadcast_version((demo_ctx *)arg, 10, "constant, 32 addresses", 0, 1);
 }
 
 static void run_global_divergent_v11(void *arg)
 {
-    demo_ctx *c = (demo_ctx *)arg;
-    c->wrong += !run_broadcast_version(c, c->table, 11, "global, 32 addresses", 1, 1);
+    run_broadcast_version((demo_ctx *)arg, 11, "global, 32 addresses", 1, 1);
 }
 
 // ======================================================================= the versions

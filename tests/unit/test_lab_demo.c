@@ -93,6 +93,14 @@ static int parse(lab_demo *d, int argc, const char *const *args)
     return rc;
 }
 
+// A fresh demo after lab_demo_parse(args), which must have returned rc.
+static lab_demo parsed(int argc, const char *const *args, int rc)
+{
+    lab_demo d = make_demo();
+    assert_int_equal(parse(&d, argc, args), rc);
+    return d;
+}
+
 static int count_lines(const char *s)
 {
     int n = 0;
@@ -104,9 +112,8 @@ static int count_lines(const char *s)
 static void help_lists_every_version(void **state)
 {
     (void)state;
-    lab_demo d = make_demo();
     const char *args[] = {"demo", "--help"};
-    assert_int_equal(parse(&d, 2, args), 0);
+    lab_demo d = parsed(2, args, 0);
     assert_int_equal(d.status, LAB_EXIT_PASS);
     assert_non_null(strstr(out, "Lesson 00: a test demo\n"));
     assert_non_null(strstr(out, "[VERSION...]"));
@@ -120,9 +127,8 @@ static void help_lists_every_version(void **state)
 static void list_is_one_line_per_version(void **state)
 {
     (void)state;
-    lab_demo d = make_demo();
     const char *args[] = {"demo", "--list"};
-    assert_int_equal(parse(&d, 2, args), 0);
+    lab_demo d = parsed(2, args, 0);
     assert_int_equal(d.status, LAB_EXIT_PASS);
     assert_string_equal(out, "1\tfirst\tthe first version\n"
                              "2\tsecond\tthe second version, a longer one\n"
@@ -134,27 +140,24 @@ static void unknown_version_is_one_error_line(void **state)
     (void)state;
     const char *bad[] = {"0", "4", "99"};
     for (size_t i = 0; i < 3; i++) {
-        lab_demo d = make_demo();
         const char *args[] = {"demo", "2", bad[i]};
-        assert_int_equal(parse(&d, 3, args), 0);
+        lab_demo d = parsed(3, args, 0);
         assert_int_equal(d.status, LAB_EXIT_USAGE);
         assert_int_equal(count_lines(err), 1);
         assert_non_null(strstr(err, "versions 1..3"));
         assert_string_equal(out, "");
     }
     // a bad version is refused even with --list
-    lab_demo d = make_demo();
     const char *args[] = {"demo", "--list", "7"};
-    assert_int_equal(parse(&d, 3, args), 0);
+    lab_demo d = parsed(3, args, 0);
     assert_int_equal(d.status, LAB_EXIT_USAGE);
 }
 
 static void bad_option_is_a_usage_error(void **state)
 {
     (void)state;
-    lab_demo d = make_demo();
     const char *args[] = {"demo", "--no-such-option"};
-    assert_int_equal(parse(&d, 2, args), 0);
+    lab_demo d = parsed(2, args, 0);
     assert_int_equal(d.status, LAB_EXIT_USAGE);
     assert_int_equal(count_lines(err), 1);
 }
@@ -179,9 +182,8 @@ static void selection(void **state)
 static void run_calls_the_selected_in_order(void **state)
 {
     (void)state;
-    lab_demo d = make_demo();
     const char *args[] = {"demo", "3", "1"};
-    assert_int_equal(parse(&d, 3, args), 1);
+    lab_demo d = parsed(3, args, 1);
     n_calls = 0;
     int arg = 0;
     lab_demo_run(&d, &arg);
@@ -238,9 +240,8 @@ static void broken_registries_are_refused(void **state)
 static void emit_and_status(void **state)
 {
     (void)state;
-    lab_demo d = make_demo();
     const char *args[] = {"demo", "--csv", "/dev/null/cannot"};
-    assert_int_equal(parse(&d, 3, args), 1);
+    lab_demo d = parsed(3, args, 1);
     static const char *const cols[] = {"a"};
     // a table without rows is dropped without a word and costs nothing
     lab_demo_emit(&d, lab_table_new("empty", cols, 1), "empty");
@@ -251,9 +252,9 @@ static void emit_and_status(void **state)
     capture_begin(&c);
     lab_demo_emit(&d, t, "one");
     capture_end(&c);
-    assert_non_null(strstr(out, "one row"));                  // printed all the same
-    assert_int_equal(count_lines(err), 1);                    // the CSV failure, said once
-    assert_int_equal(d.status, LAB_EXIT_USAGE);               // and in the exit status
+    assert_non_null(strstr(out, "one row"));    // printed all the same
+    assert_int_equal(count_lines(err), 1);      // the CSV failure, said once
+    assert_int_equal(d.status, LAB_EXIT_USAGE); // and in the exit status
     lab_demo_fail(&d, LAB_EXIT_FAIL);
     assert_int_equal(d.status, LAB_EXIT_USAGE); // the first problem is the one reported
     lab_demo e = make_demo();

@@ -19,8 +19,5 @@ __global__ void simple_multiply_kernel(const float *a, const float *b, float *c,
 
 static void gemm_v1(void *arg)
 {
-    const gemm_problem *p = (const gemm_problem *)arg;
-    const dim3 block(PANEL_W, PANEL_W), grid(p->N / PANEL_W, p->M / PANEL_W);
-    simple_multiply_kernel<<<grid, block>>>(p->A, p->B, p->C, p->N);
-    CUDA_LAUNCH_CHECK();
+    launch_panel(simple_multiply_kernel, arg);
 }

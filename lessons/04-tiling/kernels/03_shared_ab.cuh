@@ -22,8 +22,5 @@ __global__ void shared_ab_multiply_kernel(const float *a, const float *b, float 
 
 static void gemm_v3(void *arg)
 {
-    const gemm_problem *p = (const gemm_problem *)arg;
-    const dim3 block(PANEL_W, PANEL_W), grid(p->N / PANEL_W, p->M / PANEL_W);
-    shared_ab_multiply_kernel<<<grid, block>>>(p->A, p->B, p->C, p->N);
-    CUDA_LAUNCH_CHECK();
+    launch_panel(shared_ab_multiply_kernel, arg);
 }

@@ -11,8 +11,18 @@ typedef struct gemm_problem {
     int M, N, K;
 } gemm_problem;
 
-/* Seed 001's panel product, C (n×n) = A (n×W) · B (W×n): rungs 1-3 exist only for W = 32. */
+/* Seed 001's panel product, C (n×n) = A (n×W) · B (W×n): rungs 1-3 exist only for W = 32.
+ * Each launches one 32×32 block per 32×32 tile of C, its kernel taking (a, b, c, n). */
 enum { PANEL_W = 32 };
+typedef void (*panel_kernel)(const float *a, const float *b, float *c, int n);
+
+static void launch_panel(panel_kernel kernel, const void *arg)
+{
+    const gemm_problem *p = (const gemm_problem *)arg;
+    const dim3 block(PANEL_W, PANEL_W), grid(p->N / PANEL_W, p->M / PANEL_W);
+    kernel<<<grid, block>>>(p->A, p->B, p->C, p->N);
+    CUDA_LAUNCH_CHECK();
+}
 
 /* One 16-byte shared or global load into four registers (src must be 16-byte aligned). A
  * float array is not guaranteed that alignment, so it is never the float4's target. */
