@@ -10,9 +10,10 @@
  *   build/lessons/04-tiling/demo 0 7 12        some versions;   --quick: small sizes only
  *   build/lessons/04-tiling/demo --list        the versions;    --csv DIR: every table as CSV
  *
- * Each rung of the ladder is one file, kernels/NN_name.cuh, NN its version: `diff` two
- * neighbours to see the one idea a rung adds. Rungs 7 and 11 are the graded tasks' reference
- * solutions, compiled from solutions/04-tiling/ itself.
+ * Each rung of the ladder is one file, kernels/NN_name.cuh, NN its version (4 and 5 share
+ * 04_muld.cuh: one template, the unrolling its parameter): `diff` two neighbours to see the one
+ * idea a rung adds. Rungs 7 and 11 are the graded tasks' reference solutions, compiled from
+ * solutions/04-tiling/ itself.
  *
  * version 0:  cuBLAS SGEMM, FP32 (TF32 off): the yardstick                       ./demo 0
  * version 1:  seed 001 simpleMultiply: A and B straight from global memory       ./demo 1
