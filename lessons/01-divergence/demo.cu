@@ -380,42 +380,24 @@ static const group groups[N_GROUPS] = {
 };
 
 typedef struct version {
-    int id;
-    const char *name;
-    const char *description;
+    lab_demo_version v;
     enum group_id group;
-    lab_bench_fn fn;
 } version;
 
 static const version versions[] = {
-    {1, "branch-thread", "if (threadIdx.x % 2): both paths in every warp", GROUP_BRANCH, run_branch_thread_v1},
-    {2, "branch-warp", "if ((threadIdx.x / warpSize) % 2): one path per warp", GROUP_BRANCH, run_branch_warp_v2},
-    {3, "interleaved", "tree with tid % (2*s) == 0: divergent at every step", GROUP_REDUCE, run_reduce_interleaved_v3},
-    {4, "sequential", "tree with tid < s: whole warps retire", GROUP_REDUCE, run_reduce_sequential_v4},
-    {5, "seq+shuffle", "tid < s until 32 values remain, then shuffles", GROUP_REDUCE, run_reduce_shuffle_v5},
-    {6, "unroll-1", "#pragma unroll 1: one load in flight per thread", GROUP_UNROLL, run_rolled_v6},
-    {7, "unroll-16", "#pragma unroll: 16 loads in flight per thread", GROUP_UNROLL, run_unrolled_v7},
-    {8, "noinline", "__noinline__ device function in the loop", GROUP_INLINE, run_noinline_v8},
-    {9, "inline", "__forceinline__ device function in the loop", GROUP_INLINE, run_inline_v9},
+    {{1, "branch-thread", "if (threadIdx.x % 2): both paths in every warp", run_branch_thread_v1}, GROUP_BRANCH},
+    {{2, "branch-warp", "if ((threadIdx.x / warpSize) % 2): one path per warp", run_branch_warp_v2}, GROUP_BRANCH},
+    {{3, "interleaved", "tree with tid % (2*s) == 0: divergent at every step", run_reduce_interleaved_v3}, GROUP_REDUCE},
+    {{4, "sequential", "tree with tid < s: whole warps retire", run_reduce_sequential_v4}, GROUP_REDUCE},
+    {{5, "seq+shuffle", "tid < s until 32 values remain, then shuffles", run_reduce_shuffle_v5}, GROUP_REDUCE},
+    {{6, "unroll-1", "#pragma unroll 1: one load in flight per thread", run_rolled_v6}, GROUP_UNROLL},
+    {{7, "unroll-16", "#pragma unroll: 16 loads in flight per thread", run_unrolled_v7}, GROUP_UNROLL},
+    {{8, "noinline", "__noinline__ device function in the loop", run_noinline_v8}, GROUP_INLINE},
+    {{9, "inline", "__forceinline__ device function in the loop", run_inline_v9}, GROUP_INLINE},
 };
 enum { N_VERSIONS = sizeof versions / sizeof *versions };
 
 // ======================================================================= main
-static int selected(const lab_options *o, int id)
-{
-    if (o->n_positional == 0) return 1;
-    for (size_t i = 0; i < o->n_positional; ++i)
-        if (o->positional[i] == id) return 1;
-    return 0;
-}
-
-static const version *find_version(long id)
-{
-    for (int v = 0; v < N_VERSIONS; ++v)
-        if (versions[v].id == id) return &versions[v];
-    return NULL;
-}
-
 // Work of one call: bytes read for the memory-bound groups, useful FLOPs for the others.
 static double work_of(const version *v, unsigned n)
 {
@@ -430,7 +412,7 @@ static double work_of(const version *v, unsigned n)
 
 static int check_version(const version *v, const problem *p, const float *h_real, const float *h_int)
 {
-    switch (v->id) {
+    switch (v->v.id) {
     case 1: return check_branch(p, h_real, 0);
     case 2: return check_branch(p, h_real, 1);
     case 6:
@@ -441,29 +423,62 @@ static int check_version(const version *v, const problem *p, const float *h_real
     }
 }
 
+// The inputs every group's run needs, and how to time and rate it.
+typedef struct inputs {
+    const float *h_real, *h_int; // host copies, for the checks
+    const float *d_real, *d_int; // the same on the device
+    lab_bench_opts bench;
+    double copy_gbps, sgemm_gflops;
+} inputs;
+
+// The selected versions of group g: each checked, then timed; then one table, in which every row
+// also reads against the group's slowest.
+static void run_group(lab_demo *d, int g, problem *p, const inputs *in)
+{
+    static const char *const cols[] = {"version", "name", "time", "rate", "unit", "% of ceiling",
+                                       "ceiling", "x slowest", "check"};
+    const version *measured[N_VERSIONS];
+    lab_timing timing[N_VERSIONS];
+    int ok[N_VERSIONS];
+    int count = 0;
+    double slowest_ms = 0.0;
+    for (int v = 0; v < N_VERSIONS; ++v) {
+        const version *ver = &versions[v];
+        if (ver->group != g || !lab_demo_selected(d, ver->v.id)) continue;
+        p->in = (g == GROUP_REDUCE || g == GROUP_UNROLL) ? in->d_int : in->d_real;
+        fprintf(stderr, "\r  measuring version %d...   ", ver->v.id);
+        CUDA_CHECK(cudaMemset(p->out, 0xFF, (size_t)p->n * sizeof(float)));
+        ver->v.fn(p);
+        CUDA_CHECK(cudaDeviceSynchronize());
+        ok[count] = check_version(ver, p, in->h_real, in->h_int);
+        if (!ok[count]) lab_demo_fail(d, LAB_EXIT_FAIL);
+        timing[count] = lab_bench(ver->v.fn, p, &in->bench);
+        if (timing[count].median_ms > slowest_ms) slowest_ms = timing[count].median_ms;
+        measured[count++] = ver;
+    }
+    fprintf(stderr, "\r%40s\r", "");
+    if (count == 0) return;
+    const double ceiling = groups[g].bytes ? in->copy_gbps : in->sgemm_gflops;
+    lab_table *t = lab_table_new(groups[g].title, cols, sizeof cols / sizeof *cols);
+    for (int r = 0; r < count; ++r) {
+        const double rate = work_of(measured[r], p->n) / (timing[r].median_ms * 1e-3) / 1e9;
+        char time[32], pct[32];
+        lab_fmt_ms(timing[r].median_ms, time, sizeof time);
+        lab_fmt_pct(rate / ceiling, pct, sizeof pct);
+        lab_table_rowf(t, "%d|%s|%s|%.1f|%s|%s|%s %.0f|%.2f|%s", measured[r]->v.id, measured[r]->v.name,
+                       time, rate, groups[g].bytes ? "GB/s" : "GFLOP/s", pct,
+                       groups[g].bytes ? "copy" : "SGEMM", ceiling,
+                       slowest_ms / timing[r].median_ms, ok[r] ? "ok" : "WRONG");
+    }
+    lab_demo_emit(d, t, groups[g].table);
+}
+
 int main(int argc, char **argv)
 {
-    char extra[2048] = "versions:\n";
-    for (int v = 0; v < N_VERSIONS; ++v)
-        snprintf(extra + strlen(extra), sizeof extra - strlen(extra), "  %d  %-14s %s\n",
-                 versions[v].id, versions[v].name, versions[v].description);
-    lab_options o;
-    const int rc = lab_cli_parse(argc, argv, "Lesson 01: divergence, reduction trees, unrolling, inlining",
-                                 extra, &o);
-    if (rc) return rc > 0 ? LAB_EXIT_PASS : LAB_EXIT_USAGE;
-    for (size_t i = 0; i < o.n_positional; ++i)
-        if (!find_version(o.positional[i])) {
-            fprintf(stderr, "error: no version %ld (%d..%d)\n", o.positional[i], versions[0].id,
-                    versions[N_VERSIONS - 1].id);
-            return LAB_EXIT_USAGE;
-        }
-    if (o.list) {
-        for (int v = 0; v < N_VERSIONS; ++v)
-            printf("%d\t%s\t%s\n", versions[v].id, versions[v].name, versions[v].description);
-        return LAB_EXIT_PASS;
-    }
-
-    lab_demo_header(o.device, "Lesson 01 — divergence", NULL);
+    lab_demo d = {"01-divergence", "Lesson 01: divergence, reduction trees, unrolling, inlining",
+                  LAB_DEMO_REGISTRY(versions)};
+    if (!lab_demo_start(&d, argc, argv)) return d.status;
+    const lab_options o = d.opts;
 
     // A multiple of 256 * LOADS_PER_THREAD, as versions 6-7 need; 2^24 floats is 64 MiB, past
     // the L2, so the memory-bound versions read DRAM.
@@ -492,52 +507,10 @@ int main(int argc, char **argv)
     CUDA_CHECK(cudaMemcpy(d_real, h_real, (size_t)n * sizeof(float), cudaMemcpyHostToDevice));
     CUDA_CHECK(cudaMemcpy(d_int, h_int, (size_t)n * sizeof(float), cudaMemcpyHostToDevice));
 
-    const double copy_gbps = lab_ceiling_copy_gbps();
-    const double sgemm_gflops = lab_ceiling_sgemm_gflops();
-
-    static const char *const cols[] = {"version", "name", "time", "rate", "unit", "% of ceiling",
-                                       "ceiling", "x slowest", "check"};
-    int status = LAB_EXIT_PASS;
-    for (int g = 0; g < N_GROUPS; ++g) {
-        // Measure the group's versions first: each row also reads against the group's slowest.
-        const version *measured[N_VERSIONS];
-        lab_timing timing[N_VERSIONS];
-        int ok[N_VERSIONS];
-        int count = 0;
-        double slowest_ms = 0.0;
-        for (int v = 0; v < N_VERSIONS; ++v) {
-            const version *ver = &versions[v];
-            if (ver->group != g || !selected(&o, ver->id)) continue;
-            p.in = (g == GROUP_REDUCE || g == GROUP_UNROLL) ? d_int : d_real;
-            fprintf(stderr, "\r  measuring version %d...   ", ver->id);
-            CUDA_CHECK(cudaMemset(p.out, 0xFF, (size_t)n * sizeof(float)));
-            ver->fn(&p);
-            CUDA_CHECK(cudaDeviceSynchronize());
-            ok[count] = check_version(ver, &p, h_real, h_int);
-            if (!ok[count]) status = LAB_EXIT_FAIL;
-            lab_bench_opts bo = {warmup, reps, o.flush_l2, NULL};
-            timing[count] = lab_bench(ver->fn, &p, &bo);
-            if (timing[count].median_ms > slowest_ms) slowest_ms = timing[count].median_ms;
-            measured[count++] = ver;
-        }
-        fprintf(stderr, "\r%40s\r", "");
-        if (count == 0) continue;
-        const double ceiling = groups[g].bytes ? copy_gbps : sgemm_gflops;
-        lab_table *t = lab_table_new(groups[g].title, cols, sizeof cols / sizeof *cols);
-        for (int r = 0; r < count; ++r) {
-            const double rate = work_of(measured[r], n) / (timing[r].median_ms * 1e-3) / 1e9;
-            char time[32], pct[32];
-            lab_fmt_ms(timing[r].median_ms, time, sizeof time);
-            lab_fmt_pct(rate / ceiling, pct, sizeof pct);
-            lab_table_rowf(t, "%d|%s|%s|%.1f|%s|%s|%s %.0f|%.2f|%s", measured[r]->id, measured[r]->name,
-                           time, rate, groups[g].bytes ? "GB/s" : "GFLOP/s", pct,
-                           groups[g].bytes ? "copy" : "SGEMM", ceiling,
-                           slowest_ms / timing[r].median_ms, ok[r] ? "ok" : "WRONG");
-        }
-        char name[64];
-        snprintf(name, sizeof name, "01-divergence_%s", groups[g].table);
-        if (lab_table_emit(t, o.csv_dir, name)) status = LAB_EXIT_USAGE;
-    }
+    inputs in = {h_real, h_int, d_real, d_int, {warmup, reps, o.flush_l2, NULL},
+                 lab_ceiling_copy_gbps(), lab_ceiling_sgemm_gflops()};
+    for (int g = 0; g < N_GROUPS; ++g)
+        run_group(&d, g, &p, &in);
 
     CUDA_CHECK(cudaFree(d_real));
     CUDA_CHECK(cudaFree(d_int));
@@ -546,5 +519,5 @@ int main(int argc, char **argv)
     CUDA_CHECK(cudaFree(p.partial[1]));
     free(h_real);
     free(h_int);
-    return status;
+    return d.status;
 }

@@ -20,7 +20,9 @@
 //
 // Bandwidths are bytes read + written per second and are read against the device-to-device copy
 // ceiling measured in the same run; latencies come in SM clock cycles (clock64) and in ns (events).
+// Version 7 is the transpose task's reference solution, compiled from its own file.
 #include "lab.h"
+#include "transpose.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -199,13 +201,13 @@ static __global__ void transpose_naive_v5(const float *in, float *out, unsigned 
         if (r0 + j < rows) out[c * rows + r0 + j] = in[(r0 + j) * cols + c];
 }
 
-// Versions 6-7: the tile turns a column into a row, so the writes are coalesced too. With PAD = 0
-// a warp reading tile column x touches words 32·i + x: all in bank x, 32 replays. PAD = 1 spreads
-// them over the 32 banks.
-template <int PAD>
-static __global__ void transpose_tiled(const float *in, float *out, unsigned rows, unsigned cols)
+// Versions 6-7: the tile turns a column into a row, so the writes are coalesced too. Version 7
+// is the task's reference solution (below); version 6 is the same kernel without the tile's
+// padding column: a warp reading tile column x touches words 32·i + x, all in bank x, 32 replays.
+// The padding spreads them over the 32 banks.
+static __global__ void transpose_conflicts_v6(const float *in, float *out, unsigned rows, unsigned cols)
 {
-    __shared__ float tile[TILE][TILE + PAD];
+    __shared__ float tile[TILE][TILE];
     const unsigned c = blockIdx.x * TILE + threadIdx.x;
     const unsigned r0 = blockIdx.y * TILE + threadIdx.y;
     if (c < cols)
@@ -218,6 +220,13 @@ static __global__ void transpose_tiled(const float *in, float *out, unsigned row
     if (oc < rows)
         for (unsigned j = 0; j < TILE; j += TILE_ROWS)
             if (or0 + j < cols) out[(or0 + j) * rows + oc] = tile[threadIdx.x][threadIdx.y + j];
+}
+
+// The graded task's reference solution, built from its own file, so that version 7 times the
+// very code a student's transpose is measured against. The namespace keeps the solution's
+// file-scope names apart from this file's.
+namespace transpose_solution {
+#include "../../solutions/02-memory-spaces/transpose.cu"
 }
 
 // --- broadcast. Each thread adds BROADCAST_ITERS table words; lane L of iteration k reads word
@@ -248,6 +257,8 @@ typedef struct demo_ctx {
     uint64_t seed;
     double copy_gbps;
     lab_device_info info;
+    lab_table *table; // the table of the group being measured
+    int wrong;        // versions whose result was wrong
 } demo_ctx;
 
 static lab_timing bench(const demo_ctx *c, lab_bench_fn fn, void *arg)
@@ -364,8 +375,10 @@ static latency measure_on_chip(enum on_chip kind, int hops, uint64_t seed)
     return l;
 }
 
-static int run_latency_v1(const demo_ctx *c, lab_table *t)
+static void run_latency_v1(void *arg)
 {
+    const demo_ctx *c = (const demo_ctx *)arg;
+    lab_table *t = c->table;
     const int scale = c->quick ? 16 : 1;
     const size_t l2 = c->info.l2_bytes ? c->info.l2_bytes : (size_t)50 << 20;
     const size_t l2_set = l2 / 8;               // well inside the L2
@@ -395,7 +408,6 @@ static int run_latency_v1(const demo_ctx *c, lab_table *t)
     for (size_t i = 0; i < sizeof rows / sizeof *rows; ++i)
         lab_table_rowf(t, "%s|%s|%s|%.1f|%.1f|%s", rows[i].space, rows[i].set, rows[i].how,
                        rows[i].l.cycles, rows[i].l.ns, rows[i].lecture);
-    return 1;
 }
 
 typedef struct copy_problem {
@@ -417,8 +429,9 @@ static void run_copy(void *arg)
 
 // Copies `threads` floats, one per thread, for each offset or stride in [first, last]; a row per
 // value with the effective bandwidth: the bytes the program asked for, read + written.
-static int sweep_copy(const demo_ctx *c, lab_table *t, int stride, unsigned first, unsigned last)
+static void sweep_copy(const demo_ctx *c, int stride, unsigned first, unsigned last)
 {
+    lab_table *t = c->table;
     copy_problem p;
     p.threads = stride ? (c->quick ? 1u << 18 : 1u << 22) : (c->quick ? 1u << 20 : 1u << 25);
     p.stride = stride;
@@ -434,21 +447,22 @@ static int sweep_copy(const demo_ctx *c, lab_table *t, int stride, unsigned firs
     }
     CUDA_CHECK(cudaFree(p.in));
     CUDA_CHECK(cudaFree(p.out));
-    return 1;
 }
 
-static int run_offset_v2(const demo_ctx *c, lab_table *t)
+static void run_offset_v2(void *arg)
 {
-    return sweep_copy(c, t, 0, 0, 32);
+    sweep_copy((const demo_ctx *)arg, 0, 0, 32);
 }
 
-static int run_stride_v3(const demo_ctx *c, lab_table *t)
+static void run_stride_v3(void *arg)
 {
-    return sweep_copy(c, t, 1, 1, 32);
+    sweep_copy((const demo_ctx *)arg, 1, 1, 32);
 }
 
-static int run_banks_v4(const demo_ctx *c, lab_table *t)
+static void run_banks_v4(void *arg)
 {
+    const demo_ctx *c = (const demo_ctx *)arg;
+    lab_table *t = c->table;
     static const unsigned strides[] = {1, 2, 3, 4, 8, 16, 17, 32, 33};
     const int iters = c->quick ? 1 << 12 : 1 << 16;
     unsigned *d_sink;
@@ -467,7 +481,6 @@ static int run_banks_v4(const demo_ctx *c, lab_table *t)
     }
     CUDA_CHECK(cudaFree(d_sink));
     CUDA_CHECK(cudaFree(d_cycles));
-    return 1;
 }
 
 typedef struct transpose_problem {
@@ -488,19 +501,18 @@ static void run_transpose_conflicts_v6(void *arg)
 {
     transpose_problem *p = (transpose_problem *)arg;
     const dim3 grid((p->cols + TILE - 1) / TILE, (p->rows + TILE - 1) / TILE);
-    transpose_tiled<0><<<grid, dim3(TILE, TILE_ROWS)>>>(p->in, p->out, p->rows, p->cols);
+    transpose_conflicts_v6<<<grid, dim3(TILE, TILE_ROWS)>>>(p->in, p->out, p->rows, p->cols);
     CUDA_LAUNCH_CHECK();
 }
 
 static void run_transpose_padded_v7(void *arg)
 {
     transpose_problem *p = (transpose_problem *)arg;
-    const dim3 grid((p->cols + TILE - 1) / TILE, (p->rows + TILE - 1) / TILE);
-    transpose_tiled<1><<<grid, dim3(TILE, TILE_ROWS)>>>(p->in, p->out, p->rows, p->cols);
-    CUDA_LAUNCH_CHECK();
+    transpose_solution::transpose(p->in, p->out, p->rows, p->cols);
 }
 
-static int run_transpose(const demo_ctx *c, lab_table *t, int id, const char *name, lab_bench_fn fn)
+// One transpose version, checked and then timed: a row of the table; c->wrong counts it if wrong.
+static void run_transpose(demo_ctx *c, int id, const char *name, lab_bench_fn fn)
 {
     transpose_problem p;
     p.rows = p.cols = c->quick ? 2048 : 8192;
@@ -527,29 +539,29 @@ static int run_transpose(const demo_ctx *c, lab_table *t, int id, const char *na
     char time[32], pct[32];
     lab_fmt_ms(tm.median_ms, time, sizeof time);
     lab_fmt_pct(gbps / c->copy_gbps, pct, sizeof pct);
-    lab_table_rowf(t, "%d|%s|%ux%u|%s|%.1f|%s|%s", id, name, p.rows, p.cols, time, gbps, pct,
+    lab_table_rowf(c->table, "%d|%s|%ux%u|%s|%.1f|%s|%s", id, name, p.rows, p.cols, time, gbps, pct,
                    ok ? "ok" : "WRONG");
     CUDA_CHECK(cudaFree(d_in));
     CUDA_CHECK(cudaFree(d_out));
     free(h_in);
     free(h_want);
     free(h_got);
-    return ok;
+    c->wrong += !ok;
 }
 
-static int run_transpose_v5(const demo_ctx *c, lab_table *t)
+static void run_transpose_v5(void *arg)
 {
-    return run_transpose(c, t, 5, "naive", run_transpose_naive_v5);
+    run_transpose((demo_ctx *)arg, 5, "naive", run_transpose_naive_v5);
 }
 
-static int run_transpose_v6(const demo_ctx *c, lab_table *t)
+static void run_transpose_v6(void *arg)
 {
-    return run_transpose(c, t, 6, "tile 32x32", run_transpose_conflicts_v6);
+    run_transpose((demo_ctx *)arg, 6, "tile 32x32", run_transpose_conflicts_v6);
 }
 
-static int run_transpose_v7(const demo_ctx *c, lab_table *t)
+static void run_transpose_v7(void *arg)
 {
-    return run_transpose(c, t, 7, "tile 32x33", run_transpose_padded_v7);
+    run_transpose((demo_ctx *)arg, 7, "tile 32x33", run_transpose_padded_v7);
 }
 
 typedef struct broadcast_problem {
@@ -570,7 +582,7 @@ static void run_broadcast(void *arg)
 }
 
 // The table holds the floats 1, 2, ..., 256 (as bits): every sum below is an exact integer.
-static int run_broadcast_version(const demo_ctx *c, lab_table *t, int id, const char *name,
+static void run_broadcast_version(demo_ctx *c, int id, const char *name,
                                  int global, unsigned spread)
 {
     unsigned h_table[CONST_WORDS];
@@ -606,32 +618,32 @@ static int run_broadcast_version(const demo_ctx *c, lab_table *t, int id, const 
     const double per_sm_ns = tm.median_ms * 1e6 / (warp_reads / c->info.sm_count);
     char time[32];
     lab_fmt_ms(tm.median_ms, time, sizeof time);
-    lab_table_rowf(t, "%d|%s|%s|%u|%s|%.3f|%s", id, name, global ? "global" : "constant",
+    lab_table_rowf(c->table, "%d|%s|%s|%u|%s|%.3f|%s", id, name, global ? "global" : "constant",
                    spread ? 32u : 1u, time, per_sm_ns, ok ? "ok" : "WRONG");
     free(h_out);
     CUDA_CHECK(cudaFree(p.out));
     if (d_table) CUDA_CHECK(cudaFree(d_table));
-    return ok;
+    c->wrong += !ok;
 }
 
-static int run_const_uniform_v8(const demo_ctx *c, lab_table *t)
+static void run_const_uniform_v8(void *arg)
 {
-    return run_broadcast_version(c, t, 8, "constant, uniform", 0, 0);
+    run_broadcast_version((demo_ctx *)arg, 8, "constant, uniform", 0, 0);
 }
 
-static int run_global_uniform_v9(const demo_ctx *c, lab_table *t)
+static void run_global_uniform_v9(void *arg)
 {
-    return run_broadcast_version(c, t, 9, "global, uniform", 1, 0);
+    run_broadcast_version((demo_ctx *)arg, 9, "global, uniform", 1, 0);
 }
 
-static int run_const_divergent_v10(const demo_ctx *c, lab_table *t)
+static void run_const_divergent_v10(void *arg)
 {
-    return run_broadcast_version(c, t, 10, "constant, 32 addresses", 0, 1);
+    run_broadcast_version((demo_ctx *)arg, 10, "constant, 32 addresses", 0, 1);
 }
 
-static int run_global_divergent_v11(const demo_ctx *c, lab_table *t)
+static void run_global_divergent_v11(void *arg)
 {
-    return run_broadcast_version(c, t, 11, "global, 32 addresses", 1, 1);
+    run_broadcast_version((demo_ctx *)arg, 11, "global, 32 addresses", 1, 1);
 }
 
 // ======================================================================= the versions
@@ -663,71 +675,36 @@ static const group groups[N_GROUPS] = {
     {"constant", "Table reads: constant vs global, one or 32 addresses per warp", COLS(constant_cols)},
 };
 
-typedef int (*version_fn)(const demo_ctx *c, lab_table *t);
-
 typedef struct version {
-    int id;
-    const char *name;
-    const char *description;
+    lab_demo_version v;
     enum group_id group;
-    version_fn fn;
 } version;
 
 static const version versions[] = {
-    {1, "latency", "pointer chase in every memory space", GROUP_LATENCY, run_latency_v1},
-    {2, "offset", "offsetCopy, offset 0..32 floats", GROUP_OFFSET, run_offset_v2},
-    {3, "stride", "strideCopy, stride 1..32 floats", GROUP_STRIDE, run_stride_v3},
-    {4, "banks", "shared-memory reads at word strides 1..33", GROUP_BANKS, run_banks_v4},
-    {5, "transpose-naive", "one thread per element, writes 32 rows apart", GROUP_TRANSPOSE, run_transpose_v5},
-    {6, "transpose-tile", "32x32 shared tile: coalesced, 32-way bank conflicts", GROUP_TRANSPOSE, run_transpose_v6},
-    {7, "transpose-padded", "32x33 shared tile: coalesced, conflict-free", GROUP_TRANSPOSE, run_transpose_v7},
-    {8, "const-uniform", "__constant__ table, one address per warp", GROUP_CONSTANT, run_const_uniform_v8},
-    {9, "global-uniform", "global table, one address per warp", GROUP_CONSTANT, run_global_uniform_v9},
-    {10, "const-divergent", "__constant__ table, 32 addresses per warp", GROUP_CONSTANT, run_const_divergent_v10},
-    {11, "global-divergent", "global table, 32 consecutive addresses per warp", GROUP_CONSTANT, run_global_divergent_v11},
+    {{1, "latency", "pointer chase in every memory space", run_latency_v1}, GROUP_LATENCY},
+    {{2, "offset", "offsetCopy, offset 0..32 floats", run_offset_v2}, GROUP_OFFSET},
+    {{3, "stride", "strideCopy, stride 1..32 floats", run_stride_v3}, GROUP_STRIDE},
+    {{4, "banks", "shared-memory reads at word strides 1..33", run_banks_v4}, GROUP_BANKS},
+    {{5, "transpose-naive", "one thread per element, writes 32 rows apart", run_transpose_v5}, GROUP_TRANSPOSE},
+    {{6, "transpose-tile", "32x32 shared tile: coalesced, 32-way bank conflicts", run_transpose_v6}, GROUP_TRANSPOSE},
+    {{7, "transpose-padded", "32x33 shared tile: coalesced, conflict-free (the task's solution)", run_transpose_v7}, GROUP_TRANSPOSE},
+    {{8, "const-uniform", "__constant__ table, one address per warp", run_const_uniform_v8}, GROUP_CONSTANT},
+    {{9, "global-uniform", "global table, one address per warp", run_global_uniform_v9}, GROUP_CONSTANT},
+    {{10, "const-divergent", "__constant__ table, 32 addresses per warp", run_const_divergent_v10}, GROUP_CONSTANT},
+    {{11, "global-divergent", "global table, 32 consecutive addresses per warp", run_global_divergent_v11}, GROUP_CONSTANT},
 };
 enum { N_VERSIONS = sizeof versions / sizeof *versions };
 
 // ======================================================================= main
-static int selected(const lab_options *o, int id)
-{
-    if (o->n_positional == 0) return 1;
-    for (size_t i = 0; i < o->n_positional; ++i)
-        if (o->positional[i] == id) return 1;
-    return 0;
-}
-
-static int known_version(long id)
-{
-    for (int v = 0; v < N_VERSIONS; ++v)
-        if (versions[v].id == id) return 1;
-    return 0;
-}
-
 int main(int argc, char **argv)
 {
-    char extra[2048] = "versions:\n";
-    for (int v = 0; v < N_VERSIONS; ++v)
-        snprintf(extra + strlen(extra), sizeof extra - strlen(extra), "  %2d  %-17s %s\n",
-                 versions[v].id, versions[v].name, versions[v].description);
-    lab_options o;
-    const int rc = lab_cli_parse(argc, argv, "Lesson 02: the memory spaces, measured", extra, &o);
-    if (rc) return rc > 0 ? LAB_EXIT_PASS : LAB_EXIT_USAGE;
-    for (size_t i = 0; i < o.n_positional; ++i)
-        if (!known_version(o.positional[i])) {
-            fprintf(stderr, "error: no version %ld (%d..%d)\n", o.positional[i], versions[0].id,
-                    versions[N_VERSIONS - 1].id);
-            return LAB_EXIT_USAGE;
-        }
-    if (o.list) {
-        for (int v = 0; v < N_VERSIONS; ++v)
-            printf("%d\t%s\t%s\n", versions[v].id, versions[v].name, versions[v].description);
-        return LAB_EXIT_PASS;
-    }
+    lab_demo d = {"02-memory-spaces", "Lesson 02: the memory spaces, measured", LAB_DEMO_REGISTRY(versions)};
+    if (!lab_demo_start(&d, argc, argv)) return d.status;
+    const lab_options o = d.opts;
 
     demo_ctx c;
     memset(&c, 0, sizeof c);
-    lab_demo_header(o.device, "Lesson 02 — memory spaces", &c.info);
+    c.info = d.device;
     c.quick = o.quick;
     c.reps = o.reps > 0 ? o.reps : (o.quick ? 3 : 10);
     c.warmup = o.warmup >= 0 ? o.warmup : 1;
@@ -736,20 +713,18 @@ int main(int argc, char **argv)
     c.copy_gbps = lab_ceiling_copy_gbps();
     printf("device-to-device copy ceiling: %.0f GB/s (read + written)\n\n", c.copy_gbps);
 
-    int status = LAB_EXIT_PASS;
     for (int g = 0; g < N_GROUPS; ++g) {
-        lab_table *t = NULL;
+        c.table = NULL;
         for (int v = 0; v < N_VERSIONS; ++v) {
-            if (versions[v].group != g || !selected(&o, versions[v].id)) continue;
-            if (!t) t = lab_table_new(groups[g].title, groups[g].cols, groups[g].ncols);
-            fprintf(stderr, "\r  measuring version %d...   ", versions[v].id);
-            if (!versions[v].fn(&c, t)) status = LAB_EXIT_FAIL;
+            const lab_demo_version *ver = &versions[v].v;
+            if (versions[v].group != g || !lab_demo_selected(&d, ver->id)) continue;
+            if (!c.table) c.table = lab_table_new(groups[g].title, groups[g].cols, groups[g].ncols);
+            fprintf(stderr, "\r  measuring version %d...   ", ver->id);
+            ver->fn(&c);
         }
         fprintf(stderr, "\r%40s\r", "");
-        if (!t) continue;
-        char name[64];
-        snprintf(name, sizeof name, "02-memory-spaces_%s", groups[g].table);
-        if (lab_table_emit(t, o.csv_dir, name)) status = LAB_EXIT_USAGE;
+        if (c.table) lab_demo_emit(&d, c.table, groups[g].table);
     }
-    return status;
+    if (c.wrong) lab_demo_fail(&d, LAB_EXIT_FAIL);
+    return d.status;
 }

@@ -6,17 +6,18 @@
 //
 // version 0: cuBLAS SGEMM on row-major data (C^T = B^T A^T), FP32, TF32 off   ./demo 0
 // version 1: naive, threadIdx.x walks the rows of C (uncoalesced)            ./demo 1
-// version 2: naive, threadIdx.x walks the columns of C (coalesced)           ./demo 2
+// version 2: naive, threadIdx.x walks the columns of C (coalesced): the task's  ./demo 2
+//            reference solution, compiled from solutions/03-naive-matmul/matmul_naive.cu
 //
 // Every version is checked against version 0 on sampled entries before it is timed.
 // A second table re-measures the seed lecture's simpleMultiply shapes, C (n×n) = A (n×32) ·
 // B (32×n) for n = 512 … 32768, next to the times it reported on a compute-capability 6.1 GPU.
 #include "lab.h"
+#include "matmul_naive.h"
 
 #include <cublas_v2.h>
 #include <math.h>
 #include <stdlib.h>
-#include <string.h>
 
 // ======================================================================= CPU reference
 // One entry of C in double: enough to check a sample of any version's output.
@@ -47,17 +48,11 @@ static __global__ void matmul_rows_v1(const float *__restrict__ A, const float *
 
 // Version 2: consecutive threads take consecutive COLUMNS. A warp reads one 128-byte line of
 // B per k and one broadcast element of A, and writes C in one line: every byte fetched is used.
-static __global__ void matmul_cols_v2(const float *__restrict__ A, const float *__restrict__ B,
-                                      float *__restrict__ C, int M, int N, int K)
-{
-    int col = blockIdx.x * blockDim.x + threadIdx.x;
-    int row = blockIdx.y * blockDim.y + threadIdx.y;
-    if (row >= M || col >= N)
-        return;
-    float sum = 0.0f;
-    for (int k = 0; k < K; k++)
-        sum += A[(size_t)row * K + k] * B[(size_t)k * N + col];
-    C[(size_t)row * N + col] = sum;
+// It is the graded task's reference solution, built from its own file, so that this demo times
+// the very code a student's kernel is measured against. The namespace keeps the solution's
+// file-scope names apart from this file's.
+namespace matmul_naive_solution {
+#include "../../solutions/03-naive-matmul/matmul_naive.cu"
 }
 
 // ======================================================================= launchers
@@ -90,24 +85,15 @@ static void run_rows_v1(void *arg)
 static void run_cols_v2(void *arg)
 {
     problem *p = (problem *)arg;
-    dim3 block(32, 8);
-    dim3 grid((p->N + 31) / 32, (p->M + 7) / 8);
-    matmul_cols_v2<<<grid, block>>>(p->A, p->B, p->C, p->M, p->N, p->K);
-    CUDA_LAUNCH_CHECK();
+    matmul_naive_solution::matmul_naive(p->A, p->B, p->C, p->M, p->N, p->K);
 }
 
 // ======================================================================= the versions
-typedef struct version {
-    int id;
-    const char *name;
-    const char *description;
-    lab_bench_fn fn;
-} version;
-
-static const version versions[] = {
+static const lab_demo_version versions[] = {
     {0, "cublas", "cuBLAS SGEMM, FP32 (TF32 off)", run_cublas_v0},
     {1, "naive-rows", "thread x -> row of C: A read strided, uncoalesced", run_rows_v1},
-    {2, "naive-cols", "thread x -> column of C: B read coalesced, A broadcast", run_cols_v2},
+    {2, "naive-cols", "thread x -> column of C: B read coalesced, A broadcast (the solution)",
+     run_cols_v2},
 };
 enum { N_VERSIONS = sizeof versions / sizeof *versions };
 
@@ -171,25 +157,11 @@ static double sample_error(const float *A, const float *B, const float *dC, int 
 
 int main(int argc, char **argv)
 {
-    char extra[1024] = "versions:\n";
-    for (int v = 0; v < N_VERSIONS; v++)
-        snprintf(extra + strlen(extra), sizeof extra - strlen(extra), "  %d  %-11s %s\n", versions[v].id,
-                 versions[v].name, versions[v].description);
-    lab_options o;
-    int rc = lab_cli_parse(argc, argv, "Lesson 03: the naive matrix product against cuBLAS", extra, &o);
-    if (rc)
-        return rc > 0 ? LAB_EXIT_PASS : LAB_EXIT_USAGE;
-    for (size_t i = 0; i < o.n_positional; i++)
-        if (o.positional[i] >= N_VERSIONS) {
-            fprintf(stderr, "error: no version %ld (0..%d)\n", o.positional[i], N_VERSIONS - 1);
-            return LAB_EXIT_USAGE;
-        }
-    if (o.list) {
-        for (int v = 0; v < N_VERSIONS; v++)
-            printf("%d\t%s\t%s\n", versions[v].id, versions[v].name, versions[v].description);
-        return LAB_EXIT_PASS;
-    }
-    lab_demo_header(o.device, "Lesson 03 — naive matrix product", NULL);
+    lab_demo d = {"03-naive-matmul", "Lesson 03: the naive matrix product against cuBLAS",
+                  LAB_DEMO_REGISTRY(versions)};
+    if (!lab_demo_start(&d, argc, argv))
+        return d.status;
+    const lab_options o = d.opts;
 
     static const int full_sizes[] = {1024, 2048, 4096, 8192}, quick_sizes[] = {512, 1024};
     const int *sizes = o.quick ? quick_sizes : full_sizes;
@@ -219,11 +191,8 @@ int main(int argc, char **argv)
         p.C = dC;
         double cublas_gflops = 0;
         for (int v = 0; v < N_VERSIONS; v++) {
-            int wanted = o.n_positional == 0;
-            for (size_t i = 0; i < o.n_positional; i++)
-                wanted |= o.positional[i] == v;
             // cuBLAS always runs: every other row is read as a fraction of it.
-            if (!wanted && v != 0)
+            if (!lab_demo_selected(&d, v) && v != 0)
                 continue;
             fprintf(stderr, "\r  measuring n=%d version %d...   ", n, v);
             CUDA_CHECK(cudaMemset(dC, 0xff, bytes));
@@ -254,7 +223,7 @@ int main(int argc, char **argv)
     seed_table(&o, &p, st);
     fprintf(stderr, "\r%40s\r", "");
     CUBLAS_CHECK(cublasDestroy(p.blas));
-    int bad = lab_table_emit(t, o.csv_dir, "03-naive-matmul_versions");
-    bad |= lab_table_emit(st, o.csv_dir, "03-naive-matmul_seed");
-    return bad ? LAB_EXIT_USAGE : LAB_EXIT_PASS;
+    lab_demo_emit(&d, t, "versions");
+    lab_demo_emit(&d, st, "seed");
+    return d.status;
 }

@@ -244,14 +244,7 @@ static cudaArray_t make_array(const float *host, size_t w, size_t h)
 }
 
 // ======================================================================= the versions
-typedef struct version {
-    int id;
-    const char *name;
-    const char *description;
-    lab_bench_fn fn;
-} version;
-
-static const version versions[] = {
+static const lab_demo_version versions[] = {
     {1, "tex2d", "tex2D on a cudaArray: wrap, hardware bilinear, normalized coords", run_tex2d_v1},
     {2, "global", "global loads, bilinear and wrap by hand", run_global_v2},
     {3, "ldg", "__ldg (read-only data path), bilinear and wrap by hand", run_ldg_v3},
@@ -260,23 +253,13 @@ static const version versions[] = {
 enum { N_VERSIONS = sizeof versions / sizeof *versions };
 
 // ======================================================================= main
-static int wanted(const lab_options *o, int id)
-{
-    if (o->n_positional == 0)
-        return 1;
-    for (size_t i = 0; i < o->n_positional; i++)
-        if (o->positional[i] == id)
-            return 1;
-    return 0;
-}
-
 static void download(float *host, const float *dev, size_t n)
 {
     CUDA_CHECK(cudaDeviceSynchronize());
     CUDA_CHECK(cudaMemcpy(host, dev, n * sizeof(float), cudaMemcpyDeviceToHost));
 }
 
-static lab_table *versions_table(const lab_options *o, size_t size, int reps, int warmup)
+static lab_table *versions_table(const lab_demo *d, size_t size, int reps, int warmup)
 {
     static const char *const cols[] = {"version", "name", "time", "GB/s", "% of copy", "max abs err",
                                        "err / bound"};
@@ -308,14 +291,14 @@ static lab_table *versions_table(const lab_options *o, size_t size, int reps, in
 
     const double copy = lab_ceiling_copy_gbps();
     for (int v = 0; v < N_VERSIONS; v++) {
-        if (!wanted(o, versions[v].id))
+        if (!lab_demo_selected(d, versions[v].id))
             continue;
         CUDA_CHECK(cudaMemset(p.out, 0xff, n * sizeof(float)));
         versions[v].fn(&p);
         download(h_out, p.out, n);
         double max_abs;
         const double q = worst_over_bound(expected, bound, h_out, n, &max_abs);
-        const lab_bench_opts bo = {warmup, reps, o->flush_l2, NULL};
+        const lab_bench_opts bo = {warmup, reps, d->opts.flush_l2, NULL};
         const lab_timing tm = lab_bench(versions[v].fn, &p, &bo);
         const double gbps = 8.0 * (double)n / (tm.median_ms * 1e6);
         char time[32], rate[32], pct[32];
@@ -438,39 +421,23 @@ static lab_table *modes_table(const char *dir, int *status)
 
 int main(int argc, char **argv)
 {
-    char extra[1024] = "versions:\n";
-    for (int v = 0; v < N_VERSIONS; v++)
-        snprintf(extra + strlen(extra), sizeof extra - strlen(extra), "  %d  %-11s %s\n", versions[v].id,
-                 versions[v].name, versions[v].description);
-    lab_options o;
-    const int rc = lab_cli_parse(argc, argv, "Lesson 05: texture fetches against hand-written bilinear", extra, &o);
-    if (rc)
-        return rc > 0 ? LAB_EXIT_PASS : LAB_EXIT_USAGE;
-    for (size_t i = 0; i < o.n_positional; i++)
-        if (o.positional[i] < versions[0].id || o.positional[i] > versions[N_VERSIONS - 1].id) {
-            fprintf(stderr, "error: no version %ld (%d..%d)\n", o.positional[i], versions[0].id,
-                    versions[N_VERSIONS - 1].id);
-            return LAB_EXIT_USAGE;
-        }
-    if (o.list) {
-        for (int v = 0; v < N_VERSIONS; v++)
-            printf("%d\t%s\t%s\n", versions[v].id, versions[v].name, versions[v].description);
-        return LAB_EXIT_PASS;
-    }
-    lab_demo_header(o.device, "Lesson 05 — textures", NULL);
-
-    const size_t size = o.quick ? 1024 : 4096;
-    const int reps = o.reps > 0 ? o.reps : 20, warmup = o.warmup >= 0 ? o.warmup : 2;
-    const char *dir = o.csv_dir ? o.csv_dir : ".";
-    int status = LAB_EXIT_PASS;
+    lab_demo d = {"05-texture", "Lesson 05: texture fetches against hand-written bilinear",
+                  LAB_DEMO_REGISTRY(versions)};
+    if (!lab_demo_start(&d, argc, argv))
+        return d.status;
+    const lab_options *o = &d.opts;
+    const size_t size = o->quick ? 1024 : 4096;
+    const int reps = o->reps > 0 ? o->reps : 20, warmup = o->warmup >= 0 ? o->warmup : 2;
+    const char *dir = o->csv_dir ? o->csv_dir : ".";
     char copy[32];
     lab_fmt_rate(lab_ceiling_copy_gbps() * 1e9, "B/s", copy, sizeof copy);
     printf("ceiling: device-to-device copy %s (read + write)\n\n", copy);
-    if (lab_table_emit(versions_table(&o, size, reps, warmup), o.csv_dir, "05-texture_versions"))
-        status = LAB_EXIT_USAGE;
-    if (lab_table_emit(weights_table(), o.csv_dir, "05-texture_weights"))
-        status = LAB_EXIT_USAGE;
-    if (lab_table_emit(modes_table(dir, &status), o.csv_dir, "05-texture_modes"))
-        status = LAB_EXIT_USAGE;
-    return status;
+    lab_demo_emit(&d, versions_table(&d, size, reps, warmup), "versions");
+    lab_demo_emit(&d, weights_table(), "weights");
+    int status = LAB_EXIT_PASS;
+    lab_table *modes = modes_table(dir, &status);
+    if (status != LAB_EXIT_PASS)
+        lab_demo_fail(&d, status);
+    lab_demo_emit(&d, modes, "modes");
+    return d.status;
 }

@@ -17,7 +17,10 @@
 // version 11: compaction, one atomicAdd per block and 2048 elements (the solution) ./demo 11
 //
 // The histograms run on uniform bytes and on bytes that all fall in one bin (every atomic of
-// the GPU on one address). Every result is checked on the CPU before it is timed.
+// the GPU on one address). Every result is checked on the CPU before it is timed. Versions 5
+// and 11 run the tasks' reference kernels, compiled from solutions/06-atomics/.
+#include "compact.h"
+#include "histogram.h"
 #include "lab.h"
 
 #include <math.h>
@@ -98,14 +101,6 @@ static __global__ void histogram_global_v3(const uint8_t *in, size_t n, unsigned
         atomicAdd(&bins[in[i]], 1u);
 }
 
-__device__ static void count_word(unsigned *local, unsigned w)
-{
-    atomicAdd(&local[w & 0xff], 1u);
-    atomicAdd(&local[(w >> 8) & 0xff], 1u);
-    atomicAdd(&local[(w >> 16) & 0xff], 1u);
-    atomicAdd(&local[w >> 24], 1u);
-}
-
 // One byte into the private histogram, but only one lane per distinct value adds: when the
 // warp's 32 bytes are equal, 32 conflicting atomics become one.
 __device__ static void count_byte_aggregated(unsigned *local, unsigned v)
@@ -139,10 +134,9 @@ static __global__ void histogram_bytes_v4(const uint8_t *in, size_t n, unsigned 
         atomicAdd(&bins[threadIdx.x], local[threadIdx.x]);
 }
 
-// Versions 5 and 6: as version 4, but each thread loads 16 bytes at once, so a warp moves
-// 512 bytes per load instruction instead of 32.
-template <bool AGGREGATE>
-static __global__ void histogram_shared(const uint8_t *in, size_t n, unsigned *bins)
+// Version 5 is version 4 with 16-byte loads: a warp moves 512 bytes per load instruction
+// instead of 32. Version 6 is version 5 with the warp's equal bytes counted once.
+static __global__ void histogram_warp_v6(const uint8_t *in, size_t n, unsigned *bins)
 {
     __shared__ unsigned local[BINS];
     if (threadIdx.x < BINS)
@@ -153,17 +147,10 @@ static __global__ void histogram_shared(const uint8_t *in, size_t n, unsigned *b
     const uint4 *in16 = (const uint4 *)in;
     for (size_t i = tid; i < n / 16; i += stride) {
         const uint4 v = in16[i];
-        if (AGGREGATE) {
-            count_word_aggregated(local, v.x);
-            count_word_aggregated(local, v.y);
-            count_word_aggregated(local, v.z);
-            count_word_aggregated(local, v.w);
-        } else {
-            count_word(local, v.x);
-            count_word(local, v.y);
-            count_word(local, v.z);
-            count_word(local, v.w);
-        }
+        count_word_aggregated(local, v.x);
+        count_word_aggregated(local, v.y);
+        count_word_aggregated(local, v.z);
+        count_word_aggregated(local, v.w);
     }
     for (size_t i = n / 16 * 16 + tid; i < n; i += stride)
         atomicAdd(&local[in[i]], 1u);
@@ -247,45 +234,16 @@ static __global__ void compact_warp_v10(const int32_t *in, size_t n, int32_t *ou
     }
 }
 
+// Versions 5 and 11 are the graded tasks' reference kernels (histogram_kernel, compact_kernel),
+// built from their own files, so that this demo times the very code students are measured
+// against. Their namespaces keep the solutions' file-scope names apart from this file's.
 // Version 11: the block adds up its warps' ballots in shared memory and reserves its whole run
-// with one atomic per tile of COMPACT_TILE elements (8 per thread).
-#define COMPACT_ITEMS 8
-#define COMPACT_TILE (BLOCK * COMPACT_ITEMS)
-static __global__ void compact_block_v11(const int32_t *in, size_t n, int32_t *out, unsigned *counter)
-{
-    __shared__ unsigned warp_first[BLOCK / 32];
-    __shared__ unsigned block_first;
-    const unsigned lane = threadIdx.x % 32, warp = threadIdx.x / 32;
-    for (size_t base = (size_t)blockIdx.x * COMPACT_TILE; base < n; base += (size_t)gridDim.x * COMPACT_TILE) {
-        int32_t v[COMPACT_ITEMS];
-        unsigned mask[COMPACT_ITEMS], kept = 0;
-        for (int k = 0; k < COMPACT_ITEMS; k++) {
-            const size_t i = base + (size_t)k * BLOCK + threadIdx.x;
-            v[k] = i < n ? in[i] : -1;
-            mask[k] = __ballot_sync(FULL_MASK, v[k] >= 0);
-            kept += __popc(mask[k]);
-        }
-        if (lane == 0)
-            warp_first[warp] = kept;
-        __syncthreads();
-        if (threadIdx.x == 0) {
-            unsigned sum = 0;
-            for (int w = 0; w < BLOCK / 32; w++) {
-                const unsigned c = warp_first[w];
-                warp_first[w] = sum;
-                sum += c;
-            }
-            block_first = sum ? atomicAdd(counter, sum) : 0;
-        }
-        __syncthreads();
-        unsigned pos = block_first + warp_first[warp];
-        for (int k = 0; k < COMPACT_ITEMS; k++) {
-            if (v[k] >= 0)
-                out[pos + __popc(mask[k] & ((1u << lane) - 1))] = v[k];
-            pos += __popc(mask[k]);
-        }
-        __syncthreads();
-    }
+// with one atomic per tile of 2048 elements (8 per thread).
+namespace compact_solution {
+#include "../../solutions/06-atomics/compact.cu"
+}
+namespace histogram_solution {
+#include "../../solutions/06-atomics/histogram.cu"
 }
 
 // ======================================================================= launchers
@@ -334,7 +292,7 @@ static void run_hist_shared_v5(void *arg)
 {
     problem *p = (problem *)arg;
     CUDA_CHECK(cudaMemsetAsync(p->bins, 0, BINS * sizeof(unsigned), 0));
-    histogram_shared<false><<<p->grid, BLOCK>>>(p->bytes, p->n, p->bins);
+    histogram_solution::histogram_kernel<<<p->grid, BLOCK>>>(p->bytes, p->n, p->bins);
     CUDA_LAUNCH_CHECK();
 }
 
@@ -342,7 +300,7 @@ static void run_hist_warp_v6(void *arg)
 {
     problem *p = (problem *)arg;
     CUDA_CHECK(cudaMemsetAsync(p->bins, 0, BINS * sizeof(unsigned), 0));
-    histogram_shared<true><<<p->grid, BLOCK>>>(p->bytes, p->n, p->bins);
+    histogram_warp_v6<<<p->grid, BLOCK>>>(p->bytes, p->n, p->bins);
     CUDA_LAUNCH_CHECK();
 }
 
@@ -388,7 +346,7 @@ static void run_compact_block_v11(void *arg)
 {
     problem *p = (problem *)arg;
     CUDA_CHECK(cudaMemsetAsync(p->counter, 0, sizeof(unsigned), 0));
-    compact_block_v11<<<p->grid, BLOCK>>>(p->ints, p->n, p->out, p->counter);
+    compact_solution::compact_kernel<<<p->grid, BLOCK>>>(p->ints, p->n, p->out, p->counter);
     CUDA_LAUNCH_CHECK();
 }
 
@@ -396,63 +354,51 @@ static void run_compact_block_v11(void *arg)
 enum group { INCREMENT, HISTOGRAM, MAXIMUM, COMPACT };
 
 typedef struct version {
-    int id;
-    const char *name;
-    const char *description;
-    lab_bench_fn fn;
+    lab_demo_version v;
     enum group group;
 } version;
 
 static const version versions[] = {
-    {1, "racy", "counter = counter + 1, no atomic", run_racy_v1, INCREMENT},
-    {2, "atomic", "atomicAdd(counter, 1)", run_atomic_v2, INCREMENT},
-    {3, "global", "histogram: one global atomicAdd per byte", run_hist_global_v3, HISTOGRAM},
-    {4, "shared-bytes", "histogram: private per block in shared memory, byte loads", run_hist_bytes_v4, HISTOGRAM},
-    {5, "shared", "histogram: private per block, 16-byte loads", run_hist_shared_v5, HISTOGRAM},
-    {6, "shared+warp", "histogram: as 5 + __match_any_sync aggregation", run_hist_warp_v6, HISTOGRAM},
-    {7, "cas-each", "float max: atomicCAS loop per element", run_max_cas_v7, MAXIMUM},
-    {8, "reduce", "float max: shuffles + shared, one atomicCAS per block", run_max_reduce_v8, MAXIMUM},
-    {9, "each", "compaction: one atomicAdd per kept element", run_compact_each_v9, COMPACT},
-    {10, "warp", "compaction: one atomicAdd per warp (ballot + popc)", run_compact_warp_v10, COMPACT},
-    {11, "block", "compaction: one atomicAdd per block and 2048 elements", run_compact_block_v11, COMPACT},
+    {{1, "racy", "counter = counter + 1, no atomic", run_racy_v1}, INCREMENT},
+    {{2, "atomic", "atomicAdd(counter, 1)", run_atomic_v2}, INCREMENT},
+    {{3, "global", "histogram: one global atomicAdd per byte", run_hist_global_v3}, HISTOGRAM},
+    {{4, "shared-bytes", "histogram: private per block in shared memory, byte loads", run_hist_bytes_v4}, HISTOGRAM},
+    {{5, "shared", "histogram: private per block, 16-byte loads (the task's solution)", run_hist_shared_v5}, HISTOGRAM},
+    {{6, "shared+warp", "histogram: as 5 + __match_any_sync aggregation", run_hist_warp_v6}, HISTOGRAM},
+    {{7, "cas-each", "float max: atomicCAS loop per element", run_max_cas_v7}, MAXIMUM},
+    {{8, "reduce", "float max: shuffles + shared, one atomicCAS per block", run_max_reduce_v8}, MAXIMUM},
+    {{9, "each", "compaction: one atomicAdd per kept element", run_compact_each_v9}, COMPACT},
+    {{10, "warp", "compaction: one atomicAdd per warp (ballot + popc)", run_compact_warp_v10}, COMPACT},
+    {{11, "block", "compaction: one atomicAdd per block and 2048 elements (the solution)", run_compact_block_v11}, COMPACT},
 };
 enum { N_VERSIONS = sizeof versions / sizeof *versions };
 
 // ======================================================================= main
 typedef struct run_opts {
-    const lab_options *o;
+    const lab_demo *d;
     int reps, warmup;
     double copy_gbps;
 } run_opts;
 
-static int wanted(const lab_options *o, int id)
+static lab_timing bench(const run_opts *r, const lab_demo_version *v, problem *p)
 {
-    if (o->n_positional == 0)
-        return 1;
-    for (size_t i = 0; i < o->n_positional; i++)
-        if (o->positional[i] == id)
-            return 1;
-    return 0;
-}
-
-static lab_timing bench(const run_opts *r, int v, problem *p)
-{
-    const lab_bench_opts bo = {r->warmup, r->reps, r->o->flush_l2, NULL};
-    return lab_bench(versions[v].fn, p, &bo);
+    const lab_bench_opts bo = {r->warmup, r->reps, r->d->opts.flush_l2, NULL};
+    return lab_bench(v->fn, p, &bo);
 }
 
 static void increment_rows(const run_opts *r, lab_table *t, problem *p)
 {
-    for (int v = 0; v < N_VERSIONS; v++) {
-        if (versions[v].group != INCREMENT || !wanted(r->o, versions[v].id))
+    for (int i = 0; i < N_VERSIONS; i++) {
+        const lab_demo_version *v = &versions[i].v;
+        if (versions[i].group != INCREMENT || !lab_demo_selected(r->d, v->id))
             continue;
-        versions[v].fn(p);
+        v->fn(p);
         unsigned got = 0;
         CUDA_CHECK(cudaMemcpy(&got, p->counter, sizeof got, cudaMemcpyDeviceToHost));
         const lab_timing tm = bench(r, v, p);
         char time[32];
         lab_fmt_ms(tm.median_ms, time, sizeof time);
-        lab_table_rowf(t, "%d|%s|%d|%u|%u|%s", versions[v].id, versions[v].name, INCREMENT_THREADS, got,
+        lab_table_rowf(t, "%d|%s|%d|%u|%u|%s", v->id, v->name, INCREMENT_THREADS, got,
                        INCREMENT_THREADS - got, time);
     }
 }
@@ -464,15 +410,16 @@ static void histogram_rows(const run_opts *r, lab_table *t, problem *p, uint8_t 
     CUDA_CHECK(cudaMemcpy(d_bytes, h_bytes, p->n, cudaMemcpyHostToDevice));
     cpu_histogram(h_bytes, p->n, expected);
     double global_ms = 0.0;
-    for (int v = 0; v < N_VERSIONS; v++) {
-        if (versions[v].group != HISTOGRAM || !wanted(r->o, versions[v].id))
+    for (int i = 0; i < N_VERSIONS; i++) {
+        const lab_demo_version *v = &versions[i].v;
+        if (versions[i].group != HISTOGRAM || !lab_demo_selected(r->d, v->id))
             continue;
         CUDA_CHECK(cudaMemset(p->bins, 0xff, sizeof got));
-        versions[v].fn(p);
+        v->fn(p);
         CUDA_CHECK(cudaMemcpy(got, p->bins, sizeof got, cudaMemcpyDeviceToHost));
         const int ok = memcmp(got, expected, sizeof got) == 0;
         const lab_timing tm = bench(r, v, p);
-        if (versions[v].id == 3)
+        if (v->id == 3)
             global_ms = tm.median_ms;
         const double gbps = (double)p->n / (tm.median_ms * 1e6);
         char time[32], pct[32], speedup[32] = "-";
@@ -480,17 +427,18 @@ static void histogram_rows(const run_opts *r, lab_table *t, problem *p, uint8_t 
         lab_fmt_pct(gbps / r->copy_gbps, pct, sizeof pct);
         if (global_ms > 0.0)
             snprintf(speedup, sizeof speedup, "%.1fx", global_ms / tm.median_ms);
-        lab_table_rowf(t, "%s|%d|%s|%s|%.0f|%s|%s|%s", input, versions[v].id, versions[v].name, time, gbps, pct,
+        lab_table_rowf(t, "%s|%d|%s|%s|%.0f|%s|%s|%s", input, v->id, v->name, time, gbps, pct,
                        speedup, ok ? "yes" : "NO");
     }
 }
 
 static void max_rows(const run_opts *r, lab_table *t, problem *p, float expected)
 {
-    for (int v = 0; v < N_VERSIONS; v++) {
-        if (versions[v].group != MAXIMUM || !wanted(r->o, versions[v].id))
+    for (int i = 0; i < N_VERSIONS; i++) {
+        const lab_demo_version *v = &versions[i].v;
+        if (versions[i].group != MAXIMUM || !lab_demo_selected(r->d, v->id))
             continue;
-        versions[v].fn(p);
+        v->fn(p);
         float got;
         CUDA_CHECK(cudaMemcpy(&got, p->max, sizeof got, cudaMemcpyDeviceToHost));
         const lab_timing tm = bench(r, v, p);
@@ -498,7 +446,7 @@ static void max_rows(const run_opts *r, lab_table *t, problem *p, float expected
         char time[32], pct[32];
         lab_fmt_ms(tm.median_ms, time, sizeof time);
         lab_fmt_pct(gbps / r->copy_gbps, pct, sizeof pct);
-        lab_table_rowf(t, "%d|%s|%s|%.0f|%s|%s", versions[v].id, versions[v].name, time, gbps, pct,
+        lab_table_rowf(t, "%d|%s|%s|%.0f|%s|%s", v->id, v->name, time, gbps, pct,
                        got == expected ? "yes" : "NO");
     }
 }
@@ -506,10 +454,11 @@ static void max_rows(const run_opts *r, lab_table *t, problem *p, float expected
 static void compact_rows(const run_opts *r, lab_table *t, problem *p, const int32_t *h_in, int32_t *h_out)
 {
     const size_t want = cpu_kept(h_in, p->n);
-    for (int v = 0; v < N_VERSIONS; v++) {
-        if (versions[v].group != COMPACT || !wanted(r->o, versions[v].id))
+    for (int i = 0; i < N_VERSIONS; i++) {
+        const lab_demo_version *v = &versions[i].v;
+        if (versions[i].group != COMPACT || !lab_demo_selected(r->d, v->id))
             continue;
-        versions[v].fn(p);
+        v->fn(p);
         unsigned count;
         CUDA_CHECK(cudaMemcpy(&count, p->counter, sizeof count, cudaMemcpyDeviceToHost));
         const size_t shown = count <= p->n ? count : 0;
@@ -520,53 +469,27 @@ static void compact_rows(const run_opts *r, lab_table *t, problem *p, const int3
         char time[32], pct[32];
         lab_fmt_ms(tm.median_ms, time, sizeof time);
         lab_fmt_pct(gbps / r->copy_gbps, pct, sizeof pct);
-        lab_table_rowf(t, "%d|%s|%s|%.0f|%s|%s", versions[v].id, versions[v].name, time, gbps, pct,
+        lab_table_rowf(t, "%d|%s|%s|%.0f|%s|%s", v->id, v->name, time, gbps, pct,
                        ok ? "yes" : "NO");
     }
 }
 
-static void emit(lab_table *t, const lab_options *o, const char *name, int *status)
-{
-    if (lab_table_rows(t) == 0)
-        lab_table_free(t);
-    else if (lab_table_emit(t, o->csv_dir, name))
-        *status = LAB_EXIT_USAGE;
-}
-
 int main(int argc, char **argv)
 {
-    char extra[1536] = "versions:\n";
-    for (int v = 0; v < N_VERSIONS; v++)
-        snprintf(extra + strlen(extra), sizeof extra - strlen(extra), "  %d  %-12s %s\n", versions[v].id,
-                 versions[v].name, versions[v].description);
-    lab_options o;
-    const int rc = lab_cli_parse(argc, argv, "Lesson 06: atomics, contention, privatization, aggregation", extra, &o);
-    if (rc)
-        return rc > 0 ? LAB_EXIT_PASS : LAB_EXIT_USAGE;
-    for (size_t i = 0; i < o.n_positional; i++)
-        if (o.positional[i] < versions[0].id || o.positional[i] > versions[N_VERSIONS - 1].id) {
-            fprintf(stderr, "error: no version %ld (%d..%d)\n", o.positional[i], versions[0].id,
-                    versions[N_VERSIONS - 1].id);
-            return LAB_EXIT_USAGE;
-        }
-    if (o.list) {
-        for (int v = 0; v < N_VERSIONS; v++)
-            printf("%d\t%s\t%s\n", versions[v].id, versions[v].name, versions[v].description);
-        return LAB_EXIT_PASS;
-    }
-    lab_device_info info;
-    lab_demo_header(o.device, "Lesson 06 — atomics", &info);
-
-    run_opts r = {&o, o.reps > 0 ? o.reps : 10, o.warmup >= 0 ? o.warmup : 2, lab_ceiling_copy_gbps()};
+    lab_demo d = {"06-atomics", "Lesson 06: atomics, contention, privatization, aggregation",
+                  LAB_DEMO_REGISTRY(versions)};
+    if (!lab_demo_start(&d, argc, argv))
+        return d.status;
+    const lab_options o = d.opts;
+    run_opts r = {&d, o.reps > 0 ? o.reps : 10, o.warmup >= 0 ? o.warmup : 2, lab_ceiling_copy_gbps()};
     char copy[32];
     lab_fmt_rate(r.copy_gbps * 1e9, "B/s", copy, sizeof copy);
     printf("ceiling: device-to-device copy %s (read + write)\n\n", copy);
-    int status = LAB_EXIT_PASS;
 
     const size_t n = o.quick ? ((size_t)16 << 20) : ((size_t)256 << 20);
     problem p;
     memset(&p, 0, sizeof p);
-    p.grid = (unsigned)(info.sm_count * BLOCKS_PER_SM);
+    p.grid = (unsigned)(d.device.sm_count * BLOCKS_PER_SM);
     CUDA_CHECK(cudaMalloc(&p.counter, sizeof(unsigned)));
     CUDA_CHECK(cudaMalloc(&p.bins, BINS * sizeof(unsigned)));
     CUDA_CHECK(cudaMalloc(&p.max, sizeof(float)));
@@ -574,7 +497,7 @@ int main(int argc, char **argv)
     static const char *const inc_cols[] = {"version", "name", "threads", "counter", "lost", "time"};
     lab_table *t = lab_table_new("one counter, every thread adds 1", inc_cols, 6);
     increment_rows(&r, t, &p);
-    emit(t, &o, "06-atomics_increment", &status);
+    lab_demo_emit(&d, t, "increment");
 
     // One allocation serves the three inputs in turn: n bytes, n/4 floats, n/4 ints.
     void *d_buf, *d_out;
@@ -597,7 +520,7 @@ int main(int argc, char **argv)
     histogram_rows(&r, t, &p, (uint8_t *)h_buf, (uint8_t *)d_buf, "uniform");
     memset(h_buf, 42, n);
     histogram_rows(&r, t, &p, (uint8_t *)h_buf, (uint8_t *)d_buf, "one bin");
-    emit(t, &o, "06-atomics_histogram", &status);
+    lab_demo_emit(&d, t, "histogram");
 
     static const char *const max_cols[] = {"version", "name", "time", "GB/s", "% of copy", "correct"};
     snprintf(title, sizeof title, "largest of %zu M uniform floats in [0, 1)", (n / 4) >> 20);
@@ -607,7 +530,7 @@ int main(int argc, char **argv)
     lab_fill_f32((float *)h_buf, p.n, 0.0f, 1.0f, lab_seed_derive(o.seed, "floats"));
     CUDA_CHECK(cudaMemcpy(d_buf, h_buf, n, cudaMemcpyHostToDevice));
     max_rows(&r, t, &p, cpu_max((const float *)h_buf, p.n));
-    emit(t, &o, "06-atomics_max", &status);
+    lab_demo_emit(&d, t, "max");
 
     static const char *const compact_cols[] = {"version", "name", "time", "GB/s", "% of copy", "correct"};
     snprintf(title, sizeof title, "compaction of %zu M ints, half kept; GB/s = (read + kept written) / time",
@@ -619,7 +542,7 @@ int main(int argc, char **argv)
     lab_fill_i32((int32_t *)h_buf, p.n, -1000000, 999999, lab_seed_derive(o.seed, "ints"));
     CUDA_CHECK(cudaMemcpy(d_buf, h_buf, n, cudaMemcpyHostToDevice));
     compact_rows(&r, t, &p, (const int32_t *)h_buf, (int32_t *)h_out);
-    emit(t, &o, "06-atomics_compact", &status);
+    lab_demo_emit(&d, t, "compact");
 
     CUDA_CHECK(cudaFree(d_buf));
     CUDA_CHECK(cudaFree(d_out));
@@ -628,5 +551,5 @@ int main(int argc, char **argv)
     CUDA_CHECK(cudaFree(p.max));
     free(h_buf);
     free(h_out);
-    return status;
+    return d.status;
 }

@@ -27,10 +27,10 @@
 #include "lab.h"
 #include "overload.h"
 
-#define LESSON "07-streams"
 
 typedef struct demo_ctx {
-    const lab_options *o;
+    lab_demo *demo;        // the registry, the options, the tables' destination
+    const lab_options *o;  // &demo->opts
     int reps, warmup;
 } demo_ctx;
 
@@ -39,14 +39,6 @@ static double host_now_ms(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return ts.tv_sec * 1e3 + ts.tv_nsec * 1e-6;
-}
-
-static void emit(lab_table *t, const demo_ctx *d, const char *name)
-{
-    char full[128];
-    snprintf(full, sizeof full, "%s_%s", LESSON, name);
-    if (lab_table_emit(t, d->o->csv_dir, full) != 0)
-        fprintf(stderr, "warning: could not write %s/%s.csv\n", d->o->csv_dir, full);
 }
 
 static lab_timing bench(const demo_ctx *d, lab_bench_fn fn, void *arg)
@@ -216,8 +208,9 @@ static double host_read_gbps(const float *x, size_t n)
     return (double)n * sizeof(float) / (best * 1e6);
 }
 
-static void version_memory_kinds(const demo_ctx *d)
+static void memory_kinds_v1(void *arg)
 {
+    const demo_ctx *d = (const demo_ctx *)arg;
     const size_t bytes = d->o->quick ? ((size_t)16 << 20) : ((size_t)256 << 20);
     /* Reading write-combined memory on the CPU is uncached and slow: keep that test short. */
     const size_t read_n = (d->o->quick ? ((size_t)4 << 20) : ((size_t)32 << 20)) / sizeof(float);
@@ -250,7 +243,7 @@ static void version_memory_kinds(const demo_ctx *d)
         lab_table_rowf(t, "%s|%s|%s|%.1f|%.1f", kinds[k].name, kinds[k].how, "device->host",
                        down_gbps, 100.0 * down_gbps / d2h_ceiling);
     }
-    emit(t, d, "bandwidth");
+    lab_demo_emit(d->demo, t, "bandwidth");
 
     const char *rcols[] = { "memory", "CPU read GB/s", "vs pageable" };
     lab_table *r = lab_table_new("CPU reading the same buffers (sum of 32 MiB, best of 3)", rcols, 3);
@@ -259,7 +252,7 @@ static void version_memory_kinds(const demo_ctx *d)
         const double g = k == 0 ? base : host_read_gbps(kinds[k].p, read_n);
         lab_table_rowf(r, "%s|%.2f|%.3f", kinds[k].name, g, g / base);
     }
-    emit(r, d, "host_reads");
+    lab_demo_emit(d->demo, r, "host_reads");
 
     CUDA_CHECK(cudaFree(dev));
     CUDA_CHECK(cudaFreeHost(wc));
@@ -281,8 +274,9 @@ static int calibrate_rounds(const demo_ctx *d, vec_arg *a, double h2d_ms)
     return rounds;
 }
 
-static void version_streams(const demo_ctx *d)
+static void streams_v2(void *arg)
 {
+    const demo_ctx *d = (const demo_ctx *)arg;
     /* The seed's second machine: vectorAdd sobrecarga -n=100000000. */
     const size_t n = d->o->quick ? ((size_t)1 << 20) : (size_t)100000000;
     const size_t bytes = n * sizeof(float);
@@ -324,7 +318,7 @@ static void version_streams(const demo_ctx *d)
     lab_table_rowf(st, "%s|%.3f|%.3f", "copy a, b in (pinned)", h2d_ms, h2d_ms / sum);
     lab_table_rowf(st, "%s|%.3f|%.3f", "kernel", k_ms, k_ms / sum);
     lab_table_rowf(st, "%s|%.3f|%.3f", "copy c out (pinned)", d2h_ms, d2h_ms / sum);
-    emit(st, d, "stages");
+    lab_demo_emit(d->demo, st, "stages");
 
     const double link_gb = 3.0 * bytes / 1e9;
     const double h2d_ceiling = lab_ceiling_h2d_gbps();
@@ -359,7 +353,7 @@ static void version_streams(const demo_ctx *d)
                        pageable_ms / ms, bound, 100.0 * bound / ms, link_gb / (ms * 1e-3),
                        100.0 * link_gb / (ms * 1e-3) / h2d_ceiling);
     }
-    emit(t, d, "streams");
+    lab_demo_emit(d->demo, t, "streams");
 
     for (int s = 0; s < max_streams; ++s)
         CUDA_CHECK(cudaStreamDestroy(streams[s]));
@@ -376,8 +370,9 @@ static void version_streams(const demo_ctx *d)
 }
 
 /* ============================================================== version 3: zero-copy */
-static void version_zero_copy(const demo_ctx *d)
+static void zero_copy_v3(void *arg)
 {
+    const demo_ctx *d = (const demo_ctx *)arg;
     int can_map = 0;
     CUDA_CHECK(cudaDeviceGetAttribute(&can_map, cudaDevAttrCanMapHostMemory, d->o->device));
     if (!can_map) {
@@ -431,7 +426,7 @@ static void version_zero_copy(const demo_ctx *d)
         lab_table_rowf(t, "%s|%s|%.2f|%.1f|%.1f|%.2f", kname, "kernel on mapped memory", zc_ms,
                        gb / (zc_ms * 1e-3), 100.0 * gb / (zc_ms * 1e-3) / h2d_ceiling, copy_ms / zc_ms);
     }
-    emit(t, d, "zero_copy");
+    lab_demo_emit(d->demo, t, "zero_copy");
 
     CUDA_CHECK(cudaFree(dc));
     CUDA_CHECK(cudaFree(db));
@@ -474,14 +469,15 @@ static void tl_draw_terminal(const tl_span *sp, size_t n, double end_ms)
     printf("\n");
 }
 
-static void tl_write_svg(const tl_span *sp, size_t n, double end_ms, const char *dir)
+/* DIR/<lesson>_timeline.svg; returns 0, or -1 after saying why not. */
+static int tl_write_svg(const tl_span *sp, size_t n, double end_ms, const char *dir, const char *lesson)
 {
     char path[512];
-    snprintf(path, sizeof path, "%s/%s_timeline.svg", dir, LESSON);
+    snprintf(path, sizeof path, "%s/%s_timeline.svg", dir, lesson);
     FILE *f = fopen(path, "w");
     if (!f) {
-        fprintf(stderr, "warning: could not write %s\n", path);
-        return;
+        fprintf(stderr, "error: could not write %s\n", path);
+        return -1;
     }
     const double left = 80, top = 40, lane = 36, width = 880;
     const double height = top + TL_STREAMS * lane + 60;
@@ -516,14 +512,17 @@ static void tl_write_svg(const tl_span *sp, size_t n, double end_ms, const char 
                 left + op * 120, axis_y + 30, tl_op_color[op], left + op * 120 + 16, axis_y + 40,
                 tl_op_name[op]);
     fprintf(f, "</svg>\n");
-    if (fclose(f) != 0)
-        fprintf(stderr, "warning: could not finish %s\n", path);
-    else
-        printf("timeline written to %s\n\n", path);
+    if (fclose(f) != 0) {
+        fprintf(stderr, "error: could not finish %s\n", path);
+        return -1;
+    }
+    printf("timeline written to %s\n\n", path);
+    return 0;
 }
 
-static void version_timeline(const demo_ctx *d)
+static void timeline_v4(void *arg)
 {
+    const demo_ctx *d = (const demo_ctx *)arg;
     const size_t n = d->o->quick ? ((size_t)1 << 20) : ((size_t)1 << 26);
     const size_t bytes = n * sizeof(float);
     float *h, *dev;
@@ -587,7 +586,7 @@ static void version_timeline(const demo_ctx *d)
         lab_table_rowf(t, "%d|%d|%s|%.3f|%.3f|%.3f", spans[i].stream, spans[i].chunk,
                        tl_op_name[spans[i].op], spans[i].start, spans[i].end,
                        spans[i].end - spans[i].start);
-    emit(t, d, "timeline");
+    lab_demo_emit(d->demo, t, "timeline");
     tl_draw_terminal(spans, ns, end_ms);
 
     const double sum = busy[0] + busy[1] + busy[2];
@@ -595,9 +594,9 @@ static void version_timeline(const demo_ctx *d)
     lab_table *s = lab_table_new("Timeline summary: overlap is the gap between the two", scols, 3);
     lab_table_rowf(s, "%s|%.3f|%.3f", "sum of all operations", sum, 1.0);
     lab_table_rowf(s, "%s|%.3f|%.3f", "first start to last end", end_ms, end_ms / sum);
-    emit(s, d, "timeline_summary");
-    if (d->o->csv_dir)
-        tl_write_svg(spans, ns, end_ms, d->o->csv_dir);
+    lab_demo_emit(d->demo, s, "timeline_summary");
+    if (d->o->csv_dir && tl_write_svg(spans, ns, end_ms, d->o->csv_dir, d->demo->lesson) != 0)
+        lab_demo_fail(d->demo, LAB_EXIT_USAGE);
 
     for (int c = 0; c < TL_CHUNKS; ++c)
         for (int k = 0; k <= TL_OPS; ++k)
@@ -634,8 +633,9 @@ static double spin_group_ms(const demo_ctx *d, cudaStream_t s1, int use_middle, 
     return lab_median(ms, (size_t)reps);
 }
 
-static void version_default_stream(const demo_ctx *d)
+static void default_stream_v5(void *arg)
 {
+    const demo_ctx *d = (const demo_ctx *)arg;
     const unsigned long long spin_ns = d->o->quick ? 500000ull : 2000000ull;
     const double one = spin_ns * 1e-6;
     cudaStream_t b1, b2, nb1, nb2;
@@ -656,7 +656,7 @@ static void version_default_stream(const demo_ctx *d)
     lab_table_rowf(t, "%s|%.2f|%.2f", "s1, legacy stream 0, s2 (cudaStreamNonBlocking)", ms, ms / one);
     ms = spin_group_ms(d, b1, 1, cudaStreamPerThread, b2, spin_ns);
     lab_table_rowf(t, "%s|%.2f|%.2f", "s1, cudaStreamPerThread, s2 (cudaStreamCreate)", ms, ms / one);
-    emit(t, d, "default_stream");
+    lab_demo_emit(d->demo, t, "default_stream");
 
     CUDA_CHECK(cudaStreamDestroy(nb2));
     CUDA_CHECK(cudaStreamDestroy(nb1));
@@ -699,8 +699,9 @@ static void run_task_kernel(void *p)
     overload_sqrt_launch(a->dev, a->n, OVERLOAD_TASK_ROUNDS, 0);
 }
 
-static void version_task_pipeline(const demo_ctx *d)
+static void task_pipeline_v6(void *arg)
 {
+    const demo_ctx *d = (const demo_ctx *)arg;
     /* The task's speed case: 2^26 floats, 4 streams. The kernel runs in place and sqrt is not
      * idempotent, so the timed calls keep transforming the array; only the timing is read here
      * (the task's harness restores its input before every call and verifies). */
@@ -739,7 +740,7 @@ static void version_task_pipeline(const demo_ctx *d)
         lab_table_rowf(t, "%d|%d|%.2f|%.2f|%.2f|%.1f", N_STREAMS, chunks, ms, seq_ms / ms,
                        seq_ms / bound, 100.0 * (seq_ms / ms) / (seq_ms / bound));
     }
-    emit(t, d, "task_pipeline");
+    lab_demo_emit(d->demo, t, "task_pipeline");
 
     for (int s = 0; s < N_STREAMS; ++s)
         CUDA_CHECK(cudaStreamDestroy(streams[s]));
@@ -748,77 +749,28 @@ static void version_task_pipeline(const demo_ctx *d)
 }
 
 /* ============================================================== version registry */
-typedef void (*version_fn)(const demo_ctx *d);
-typedef struct demo_version {
-    int id;
-    const char *name;
-    const char *description;
-    version_fn fn;
-} demo_version;
-
-static const demo_version versions[] = {
-    { 1, "memory kinds", "pageable vs pinned vs write-combined, both directions, CPU reads",
-      version_memory_kinds },
-    { 2, "streams", "the seed's overloaded vectorAdd, no streams vs 1..128 streams", version_streams },
-    { 3, "zero-copy", "mapped host memory read by the kernel vs explicit copies", version_zero_copy },
-    { 4, "timeline", "4 streams x 8 chunks recorded with events, terminal and SVG", version_timeline },
-    { 5, "default stream", "the legacy default stream's implicit synchronization",
-      version_default_stream },
-    { 6, "task pipeline", "the task's schedule: 4 streams, 2..64 chunks, against the overlap bound",
-      version_task_pipeline },
+static const lab_demo_version versions[] = {
+    { 1, "memory-kinds", "pageable vs pinned vs write-combined, both directions, CPU reads",
+      memory_kinds_v1 },
+    { 2, "streams", "the seed's overloaded vectorAdd, no streams vs 1..128 streams", streams_v2 },
+    { 3, "zero-copy", "mapped host memory read by the kernel vs explicit copies", zero_copy_v3 },
+    { 4, "timeline", "4 streams x 8 chunks recorded with events, terminal and SVG", timeline_v4 },
+    { 5, "default-stream", "the legacy default stream's implicit synchronization",
+      default_stream_v5 },
+    { 6, "task-pipeline", "the task's schedule: 4 streams, 2..64 chunks, against the overlap bound",
+      task_pipeline_v6 },
 };
-#define N_VERSIONS (sizeof versions / sizeof versions[0])
-
-static const demo_version *find_version(long id)
-{
-    for (size_t i = 0; i < N_VERSIONS; ++i)
-        if (versions[i].id == id)
-            return &versions[i];
-    return NULL;
-}
 
 /* ============================================================== main */
 int main(int argc, char **argv)
 {
-    char usage[1024];
-    size_t used = (size_t)snprintf(usage, sizeof usage, "versions (default: all):\n");
-    for (size_t i = 0; i < N_VERSIONS && used < sizeof usage; ++i)
-        used += (size_t)snprintf(usage + used, sizeof usage - used, "  %d  %-15s %s\n",
-                                 versions[i].id, versions[i].name, versions[i].description);
-
-    lab_options o;
-    const int rc = lab_cli_parse(argc, argv, "Lesson 07: pinned memory, streams and overlap", usage, &o);
-    if (rc > 0)
-        return LAB_EXIT_PASS;
-    if (rc < 0)
-        return LAB_EXIT_USAGE;
-    if (o.list) {
-        for (size_t i = 0; i < N_VERSIONS; ++i)
-            printf("%d\t%s\t%s\n", versions[i].id, versions[i].name, versions[i].description);
-        return LAB_EXIT_PASS;
-    }
-    for (size_t i = 0; i < o.n_positional; ++i) {
-        if (!find_version(o.positional[i])) {
-            fprintf(stderr, "error: no version %ld (versions are %d to %d)\n", o.positional[i],
-                    versions[0].id, versions[N_VERSIONS - 1].id);
-            return LAB_EXIT_USAGE;
-        }
-    }
-
-    lab_device_open(o.device);
-    lab_device_info info;
-    lab_device_query(o.device, &info);
-    char desc[320];
-    lab_device_describe(&info, desc, sizeof desc);
-    printf("%s; %d copy engine(s)\n\n", desc, info.async_engines);
-
-    demo_ctx d = { &o, o.reps > 0 ? o.reps : (o.quick ? 3 : 5), o.warmup >= 0 ? o.warmup : 1 };
-    if (o.n_positional == 0) {
-        for (size_t i = 0; i < N_VERSIONS; ++i)
-            versions[i].fn(&d);
-    } else {
-        for (size_t i = 0; i < o.n_positional; ++i)
-            find_version(o.positional[i])->fn(&d);
-    }
-    return LAB_EXIT_PASS;
+    lab_demo demo = { "07-streams", "Lesson 07: pinned memory, streams and overlap",
+                      LAB_DEMO_REGISTRY(versions) };
+    if (!lab_demo_start(&demo, argc, argv))
+        return demo.status;
+    printf("copy engines: %d\n\n", demo.device.async_engines);
+    const lab_options *o = &demo.opts;
+    demo_ctx d = { &demo, o, o->reps > 0 ? o->reps : (o->quick ? 3 : 5), o->warmup >= 0 ? o->warmup : 1 };
+    lab_demo_run(&demo, &d);
+    return demo.status;
 }

@@ -25,12 +25,12 @@
 #include "lab.h"
 #include "um_util.h"
 
-#define LESSON "08-unified-memory"
 #define APLUSB_N 1000
 #define BLOCK 256
 
 typedef struct demo_ctx {
-    const lab_options *o;
+    lab_demo *demo;        // the registry, the options, the tables' destination
+    const lab_options *o;  // &demo->opts
     int reps, warmup;
 } demo_ctx;
 
@@ -39,14 +39,6 @@ static double host_now_ms(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return ts.tv_sec * 1e3 + ts.tv_nsec * 1e-6;
-}
-
-static void emit(lab_table *t, const demo_ctx *d, const char *name)
-{
-    char full[128];
-    snprintf(full, sizeof full, "%s_%s", LESSON, name);
-    if (lab_table_emit(t, d->o->csv_dir, full) != 0)
-        fprintf(stderr, "warning: could not write %s/%s.csv\n", d->o->csv_dir, full);
 }
 
 static void *xmalloc(size_t bytes)
@@ -241,8 +233,9 @@ static lab_timing bench_with(const demo_ctx *d, lab_bench_fn fn, lab_bench_fn be
 }
 
 /* ============================================================== version 1: capabilities */
-static void version_capabilities(const demo_ctx *d)
+static void capabilities_v1(void *arg)
 {
+    const demo_ctx *d = (const demo_ctx *)arg;
     const struct { const char *name; cudaDeviceAttr attr; const char *meaning; } attrs[] = {
         { "managedMemory", cudaDevAttrManagedMemory, "cudaMallocManaged works at all" },
         { "concurrentManagedAccess", cudaDevAttrConcurrentManagedAccess,
@@ -266,12 +259,13 @@ static void version_capabilities(const demo_ctx *d)
     CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
     lab_table_rowf(t, "%s|%.1f|%s", "free device memory (GiB)", free_bytes / 1073741824.0,
                    "the ceiling for any managed working set here (half of it is used at most)");
-    emit(t, d, "capabilities");
+    lab_demo_emit(d->demo, t, "capabilities");
 }
 
 /* ============================================================== version 2: AplusB */
-static void version_aplusb(const demo_ctx *d)
+static void aplusb_v2(void *arg)
 {
+    const demo_ctx *d = (const demo_ctx *)arg;
     const int a = 10, b = 100;
     const char *cols[] = { "way", "host code needs", "ms", "ret[0]", "ret[999]", "all correct" };
     lab_table *t = lab_table_new("The seed's AplusB, three ways (1000 ints, first call)", cols, 6);
@@ -308,12 +302,13 @@ static void version_aplusb(const demo_ctx *d)
     lab_table_rowf(t, "%s|%s|%.3f|%d|%d|%s", "__device__ __managed__ int ret[1000]",
                    "no allocation, a sync", ms, aplusb_ret[0], aplusb_ret[APLUSB_N - 1],
                    aplusb_ok(aplusb_ret, a, b) ? "yes" : "NO");
-    emit(t, d, "aplusb");
+    lab_demo_emit(d->demo, t, "aplusb");
 }
 
 /* ============================================================== version 3: seed comparison */
-static void version_vector_add(const demo_ctx *d)
+static void vector_add_v3(void *arg)
 {
+    const demo_ctx *d = (const demo_ctx *)arg;
     /* The seed's size: vectorAdd -n=100000000, three arrays, 1.2 GB in all. */
     const size_t n = d->o->quick ? ((size_t)1 << 20) : (size_t)100000000;
     const size_t bytes = n * sizeof(float);
@@ -364,7 +359,7 @@ static void version_vector_add(const demo_ctx *d)
         lab_table_rowf(t, "%s|%.2f|%.2f|%.1f|%.1f", names[pf], ms, pageable_ms / ms,
                        gb / (ms * 1e-3), 100.0 * gb / (ms * 1e-3) / h2d_ceiling);
     }
-    emit(t, d, "vector_add");
+    lab_demo_emit(d->demo, t, "vector_add");
 
     CUDA_CHECK(cudaFree(mc));
     CUDA_CHECK(cudaFree(mb));
@@ -381,8 +376,9 @@ static void version_vector_add(const demo_ctx *d)
 }
 
 /* ============================================================== version 4: multi-pass saxpy */
-static void version_saxpy(const demo_ctx *d)
+static void saxpy_v4(void *arg)
 {
+    const demo_ctx *d = (const demo_ctx *)arg;
     const size_t n = d->o->quick ? ((size_t)1 << 20) : ((size_t)1 << 27);
     const size_t bytes = n * sizeof(float);
     const int passes = 8;
@@ -444,7 +440,7 @@ static void version_saxpy(const demo_ctx *d)
         CUDA_CHECK(cudaFree(my));
         CUDA_CHECK(cudaFree(mx));
     }
-    emit(t, d, "saxpy");
+    lab_demo_emit(d->demo, t, "saxpy");
 
     CUDA_CHECK(cudaFreeHost(hy));
     CUDA_CHECK(cudaFreeHost(hx));
@@ -456,75 +452,25 @@ static void version_saxpy(const demo_ctx *d)
 }
 
 /* ============================================================== version registry */
-typedef void (*version_fn)(const demo_ctx *d);
-typedef struct demo_version {
-    int id;
-    const char *name;
-    const char *description;
-    version_fn fn;
-} demo_version;
-
-static const demo_version versions[] = {
-    { 1, "capabilities", "what this GPU supports for managed memory", version_capabilities },
+static const lab_demo_version versions[] = {
+    { 1, "capabilities", "what this GPU supports for managed memory", capabilities_v1 },
     { 2, "AplusB", "the seed's AplusB: cudaMalloc + copy, cudaMallocManaged, __managed__",
-      version_aplusb },
-    { 3, "vector add", "copies vs managed on demand vs prefetched, n = 1e8", version_vector_add },
+      aplusb_v2 },
+    { 3, "vector-add", "copies vs managed on demand vs prefetched, n = 1e8", vector_add_v3 },
     { 4, "saxpy", "multi-pass saxpy: copies vs on demand vs prefetch vs prefetch + advice",
-      version_saxpy },
+      saxpy_v4 },
 };
-#define N_VERSIONS (sizeof versions / sizeof versions[0])
-
-static const demo_version *find_version(long id)
-{
-    for (size_t i = 0; i < N_VERSIONS; ++i)
-        if (versions[i].id == id)
-            return &versions[i];
-    return NULL;
-}
 
 /* ============================================================== main */
 int main(int argc, char **argv)
 {
-    char usage[1024];
-    size_t used = (size_t)snprintf(usage, sizeof usage, "versions (default: all):\n");
-    for (size_t i = 0; i < N_VERSIONS && used < sizeof usage; ++i)
-        used += (size_t)snprintf(usage + used, sizeof usage - used, "  %d  %-13s %s\n",
-                                 versions[i].id, versions[i].name, versions[i].description);
-
-    lab_options o;
-    const int rc = lab_cli_parse(argc, argv, "Lesson 08: unified memory, on demand and prefetched",
-                                 usage, &o);
-    if (rc > 0)
-        return LAB_EXIT_PASS;
-    if (rc < 0)
-        return LAB_EXIT_USAGE;
-    if (o.list) {
-        for (size_t i = 0; i < N_VERSIONS; ++i)
-            printf("%d\t%s\t%s\n", versions[i].id, versions[i].name, versions[i].description);
-        return LAB_EXIT_PASS;
-    }
-    for (size_t i = 0; i < o.n_positional; ++i) {
-        if (!find_version(o.positional[i])) {
-            fprintf(stderr, "error: no version %ld (versions are %d to %d)\n", o.positional[i],
-                    versions[0].id, versions[N_VERSIONS - 1].id);
-            return LAB_EXIT_USAGE;
-        }
-    }
-
-    lab_device_open(o.device);
-    lab_device_info info;
-    lab_device_query(o.device, &info);
-    char desc[320];
-    lab_device_describe(&info, desc, sizeof desc);
-    printf("%s\n\n", desc);
-
-    demo_ctx d = { &o, o.reps > 0 ? o.reps : (o.quick ? 3 : 5), o.warmup >= 0 ? o.warmup : 1 };
-    if (o.n_positional == 0) {
-        for (size_t i = 0; i < N_VERSIONS; ++i)
-            versions[i].fn(&d);
-    } else {
-        for (size_t i = 0; i < o.n_positional; ++i)
-            find_version(o.positional[i])->fn(&d);
-    }
-    return LAB_EXIT_PASS;
+    lab_demo demo = { "08-unified-memory", "Lesson 08: unified memory, on demand and prefetched",
+                      LAB_DEMO_REGISTRY(versions) };
+    if (!lab_demo_start(&demo, argc, argv))
+        return demo.status;
+    printf("\n");
+    const lab_options *o = &demo.opts;
+    demo_ctx d = { &demo, o, o->reps > 0 ? o->reps : (o->quick ? 3 : 5), o->warmup >= 0 ? o->warmup : 1 };
+    lab_demo_run(&demo, &d);
+    return demo.status;
 }

@@ -16,6 +16,8 @@
 // those that exploit the symmetry and do half the work: a rate is then "problems per second"
 // and compares directly. Every version's output is checked on the CPU (Freivalds' test,
 // exact rows and entries, symmetry) before it is timed; the exit status is 1 if one fails.
+// Version 3 is the task's reference solution, compiled from solutions/09-ata-cublas/ata.cu.
+#include "ata.h"
 #include "ata_check.h"
 #include "lab.h"
 
@@ -84,95 +86,13 @@ static __global__ void ata_naive_v2(const double *__restrict__ A, double *__rest
     C[(size_t)i * N + j] = acc;
 }
 
-// ----- version 3: the seed's optimized design (the task's reference solution is the same).
-enum {
-    V3_TILE = 48,                          // edge of a block's tile of C
-    V3_SLAB = 16,                          // rows of A staged per step
-    V3_SIDE = 16,                          // threads per block edge
-    V3_PER = V3_TILE / V3_SIDE,            // 3×3 results per thread, in registers
-    V3_THREADS = V3_SIDE * V3_SIDE,
-    V3_LOADS = V3_SLAB * V3_TILE / V3_THREADS // elements of a slab per thread: 3 (the seed's ra[3])
-};
-static_assert(V3_TILE % V3_SIDE == 0, "threads must cover the tile evenly");
-static_assert((V3_SLAB * V3_TILE) % V3_THREADS == 0, "each thread fetches the same count");
-
-// Element e of a slab is (row e / TILE, column e % TILE): a warp reads runs of one row of A.
-// Zeros outside A add nothing, so ragged edges need no other special case.
-static __device__ __forceinline__ void v3_fetch(const double *__restrict__ A, int M, int N, int k0,
-                                                int col0, int t, double (&reg)[V3_LOADS])
-{
-#pragma unroll
-    for (int p = 0; p < V3_LOADS; p++) {
-        const int e = t + p * V3_THREADS, k = k0 + e / V3_TILE, col = col0 + e % V3_TILE;
-        reg[p] = k < M && col < N ? A[k * N + col] : 0.0;
-    }
-}
-
-static __device__ __forceinline__ void v3_store(double (*s)[V3_TILE], int t, const double (&reg)[V3_LOADS])
-{
-#pragma unroll
-    for (int p = 0; p < V3_LOADS; p++) {
-        const int e = t + p * V3_THREADS;
-        s[e / V3_TILE][e % V3_TILE] = reg[p];
-    }
-}
-
-static __global__ void __launch_bounds__(V3_THREADS)
-ata_seed_v3(const double *__restrict__ A, double *__restrict__ C, int M, int N)
-{
-    const int bi = blockIdx.y, bj = blockIdx.x;
-    if (bi > bj) // a lower tile: its twin above the diagonal writes it; leave before any barrier
-        return;
-    // Threads along x read consecutive doubles of a slab row and threads along y read one
-    // broadcast double: conflict-free as laid out, so this layout needs no padding.
-    __shared__ double sI[V3_SLAB][V3_TILE], sJ[V3_SLAB][V3_TILE];
-    const int tx = threadIdx.x, ty = threadIdx.y, t = ty * V3_SIDE + tx;
-    const int i0 = bi * V3_TILE, j0 = bj * V3_TILE;
-    double acc[V3_PER][V3_PER];
-#pragma unroll
-    for (int r = 0; r < V3_PER; r++)
-#pragma unroll
-        for (int c = 0; c < V3_PER; c++)
-            acc[r][c] = 0.0;
-    double pI[V3_LOADS], pJ[V3_LOADS];
-    v3_fetch(A, M, N, 0, i0, t, pI);
-    v3_fetch(A, M, N, 0, j0, t, pJ);
-    for (int k0 = 0; k0 < M; k0 += V3_SLAB) {
-        v3_store(sI, t, pI);
-        v3_store(sJ, t, pJ);
-        __syncthreads(); // the slab is complete before anyone multiplies with it
-        if (k0 + V3_SLAB < M) { // in flight while the FMAs below run: the seed's prefetch
-            v3_fetch(A, M, N, k0 + V3_SLAB, i0, t, pI);
-            v3_fetch(A, M, N, k0 + V3_SLAB, j0, t, pJ);
-        }
-#pragma unroll
-        for (int kk = 0; kk < V3_SLAB; kk++) {
-            double a[V3_PER], b[V3_PER];
-#pragma unroll
-            for (int r = 0; r < V3_PER; r++)
-                a[r] = sI[kk][ty + r * V3_SIDE];
-#pragma unroll
-            for (int c = 0; c < V3_PER; c++)
-                b[c] = sJ[kk][tx + c * V3_SIDE];
-#pragma unroll
-            for (int r = 0; r < V3_PER; r++)
-#pragma unroll
-                for (int c = 0; c < V3_PER; c++)
-                    acc[r][c] = fma(a[r], b[c], acc[r][c]);
-        }
-        __syncthreads(); // nobody overwrites the slab while a slower warp still reads it
-    }
-#pragma unroll
-    for (int r = 0; r < V3_PER; r++)
-#pragma unroll
-        for (int c = 0; c < V3_PER; c++) {
-            const int i = i0 + ty + r * V3_SIDE, j = j0 + tx + c * V3_SIDE;
-            if (i < N && j < N) {
-                C[i * N + j] = acc[r][c];
-                if (bi != bj) // a diagonal tile computes both halves itself, bit-identically
-                    C[j * N + i] = acc[r][c];
-            }
-        }
+// ----- version 3: the seed's optimized design. It is the task's reference solution, built from
+// its own file, so that this demo times the very code a student's kernel is measured against:
+// 48×48 tiles of C on or above the diagonal, 16×16 threads with 3×3 results each in registers,
+// the next 16-row slab of A fetched into registers while the current one is multiplied. The
+// namespace keeps the solution's file-scope names apart from this file's.
+namespace ata_solution {
+#include "../../solutions/09-ata-cublas/ata.cu"
 }
 
 // ----- versions 4 and 5: FP64 tensor cores (DMMA), the same kernel with two instruction shapes.
@@ -432,10 +352,7 @@ static void run_naive_v2(void *arg)
 static void run_seed_v3(void *arg)
 {
     const problem *p = (const problem *)arg;
-    const int tiles = (p->N + V3_TILE - 1) / V3_TILE;
-    dim3 block(V3_SIDE, V3_SIDE), grid(tiles, tiles); // the lower half of the grid exits at once
-    ata_seed_v3<<<grid, block>>>(p->A, p->C, p->M, p->N);
-    CUDA_LAUNCH_CHECK();
+    ata_solution::ata(p->A, p->C, p->M, p->N);
 }
 
 template <int SHAPE>
@@ -477,10 +394,7 @@ static const char *unsupported_v5(void) { return tc_unsupported((const void *)at
 
 // ======================================================================= the versions
 typedef struct version {
-    int id;
-    const char *name;
-    const char *description;
-    lab_bench_fn fn;
+    lab_demo_version v;
     void (*finish)(const problem *p);  // untimed, after fn, before the check (NULL: none)
     const char *(*unsupported)(void);  // NULL, or returns why the version cannot run here
     const void *kernel;                // for the resources table (NULL: a library call)
@@ -489,16 +403,16 @@ typedef struct version {
 } version;
 
 static const version versions[] = {
-    {0, "dgemm", "cublasDgemm, A as column-major Aᵀ, op N × op T", run_dgemm_v0, NULL, NULL, NULL, 0, 0},
-    {1, "dsyrk", "cublasDsyrk, one triangle, half the FLOPs (mirror untimed)", run_dsyrk_v1,
+    {{0, "dgemm", "cublasDgemm, A as column-major Aᵀ, op N × op T", run_dgemm_v0}, NULL, NULL, NULL, 0, 0},
+    {{1, "dsyrk", "cublasDsyrk, one triangle, half the FLOPs (mirror untimed)", run_dsyrk_v1},
      finish_dsyrk_v1, NULL, NULL, 0, 0},
-    {2, "naive", "one thread per element, columns of A from global memory", run_naive_v2, NULL, NULL,
+    {{2, "naive", "one thread per element, columns of A from global memory", run_naive_v2}, NULL, NULL,
      (const void *)ata_naive_v2, 32 * 32, 0},
-    {3, "seed-opt", "seed design: 48x48 upper tiles, 3x3/thread, register prefetch", run_seed_v3, NULL,
-     NULL, (const void *)ata_seed_v3, V3_THREADS, 0},
-    {4, "dmma-8x8x4", "FP64 tensor cores m8n8k4, 128x128 upper tiles, cp.async x4", run_dmma_v4, NULL,
+    {{3, "seed-opt", "seed design: 48x48 upper tiles, 3x3/thread, prefetch (the solution)", run_seed_v3},
+     NULL, NULL, (const void *)ata_solution::ata_kernel, ata_solution::THREADS, 0},
+    {{4, "dmma-8x8x4", "FP64 tensor cores m8n8k4, 128x128 upper tiles, cp.async x4", run_dmma_v4}, NULL,
      unsupported_v4, (const void *)ata_tc<TC_M8N8K4>, TC_THREADS, TC_SMEM},
-    {5, "dmma-16x8x16", "as 4 with the sm_90 shape m16n8k16", run_dmma_v5, NULL, unsupported_v5,
+    {{5, "dmma-16x8x16", "as 4 with the sm_90 shape m16n8k16", run_dmma_v5}, NULL, unsupported_v5,
      (const void *)ata_tc<TC_M16N8K16>, TC_THREADS, TC_SMEM},
 };
 enum { N_VERSIONS = sizeof versions / sizeof *versions };
@@ -509,7 +423,7 @@ typedef struct shape {
 } shape;
 
 typedef struct run_opts {
-    int want[N_VERSIONS];
+    const lab_demo *d;
     int reps, warmup;
     uint64_t seed;
     double sgemm_gflops;
@@ -520,7 +434,7 @@ static double run_timed_once(const version *v, problem *p)
     lab_timer tm;
     lab_timer_init(&tm, 0);
     lab_timer_start(&tm);
-    v->fn(p);
+    v->v.fn(p);
     const double ms = lab_timer_stop(&tm);
     lab_timer_destroy(&tm);
     return ms;
@@ -550,7 +464,7 @@ static int run_shape(const shape *sh, const run_opts *ro, lab_table *t, double m
     for (int v = 0; v < N_VERSIONS; v++) {
         ms[v] = 0;
         const version *ver = &versions[v];
-        if ((!ro->want[v] && v > 1) || (ver->unsupported && (why[v] = ver->unsupported())))
+        if ((!lab_demo_selected(ro->d, v) && v > 1) || (ver->unsupported && (why[v] = ver->unsupported())))
             continue;
         fprintf(stderr, "\r  %dx%d version %d ...      ", sh->M, sh->N, v);
         // Poisoned output: whatever a version fails to write stays NaN and fails the check.
@@ -577,14 +491,14 @@ static int run_shape(const shape *sh, const run_opts *ro, lab_table *t, double m
         if (first_ms < 2000.0) {
             const int slow = first_ms > 100.0;
             lab_bench_opts bo = {slow ? 0 : ro->warmup, slow ? 2 : ro->reps, 0, NULL};
-            ms[v] = lab_bench(ver->fn, &p, &bo).median_ms;
+            ms[v] = lab_bench(ver->v.fn, &p, &bo).median_ms;
         }
     }
     const double flops = 2.0 * (double)M * (double)N * (double)N;
     for (int v = 0; v < N_VERSIONS; v++) {
         const version *ver = &versions[v];
         if (why[v]) {
-            lab_table_rowf(t, "%d|%d|%d|%s|-|-|-|-|-|-|%s", sh->M, sh->N, v, ver->name, why[v]);
+            lab_table_rowf(t, "%d|%d|%d|%s|-|-|-|-|-|-|%s", sh->M, sh->N, v, ver->v.name, why[v]);
             continue;
         }
         if (ms[v] <= 0)
@@ -593,7 +507,7 @@ static int run_shape(const shape *sh, const run_opts *ro, lab_table *t, double m
         char seed_cell[32] = "-";
         if (seed > 0)
             snprintf(seed_cell, sizeof seed_cell, "%.3f", seed);
-        lab_table_rowf(t, "%d|%d|%d|%s|%.3f|%.2f|%.0f%%|%.2f|%.2f|%s|%s", sh->M, sh->N, v, ver->name, ms[v],
+        lab_table_rowf(t, "%d|%d|%d|%s|%.3f|%.2f|%.0f%%|%.2f|%.2f|%s|%s", sh->M, sh->N, v, ver->v.name, ms[v],
                        tflops, 100.0 * tflops * 1e3 / ro->sgemm_gflops, ms[0] / ms[v], ms[1] / ms[v], seed_cell,
                        ok[v] ? "ok" : "FAIL");
     }
@@ -628,7 +542,7 @@ static lab_table *resources_table(void)
                                             (int)ver->dyn_smem));
         lab_kernel_info ki;
         lab_kernel_info_get(ver->kernel, ver->block_threads, ver->dyn_smem, &ki);
-        lab_table_rowf(t, "%d|%s|%d|%d|%zu|%zu|%d", v, ver->name, ver->block_threads, ki.regs,
+        lab_table_rowf(t, "%d|%s|%d|%d|%zu|%zu|%d", v, ver->v.name, ver->block_threads, ki.regs,
                        ki.static_smem + ver->dyn_smem, ki.local_bytes, ki.blocks_per_sm);
     }
     return t;
@@ -636,32 +550,14 @@ static lab_table *resources_table(void)
 
 int main(int argc, char **argv)
 {
-    char extra[1536] = "versions:\n";
-    for (int v = 0; v < N_VERSIONS; v++)
-        snprintf(extra + strlen(extra), sizeof extra - strlen(extra), "  %d  %-13s %s\n", versions[v].id,
-                 versions[v].name, versions[v].description);
-    lab_options o;
-    int rc = lab_cli_parse(argc, argv, "Lesson 09: C = AᵀA with cuBLAS, naive, optimized and tensor-core kernels",
-                           extra, &o);
-    if (rc)
-        return rc > 0 ? LAB_EXIT_PASS : LAB_EXIT_USAGE;
+    lab_demo d = {"09-ata-cublas", "Lesson 09: C = AᵀA with cuBLAS, naive, optimized and tensor-core kernels",
+                  LAB_DEMO_REGISTRY(versions)};
+    if (!lab_demo_start(&d, argc, argv))
+        return d.status;
+    const lab_options o = d.opts;
     run_opts ro;
     memset(&ro, 0, sizeof ro);
-    for (size_t i = 0; i < o.n_positional; i++) {
-        if (o.positional[i] >= N_VERSIONS) {
-            fprintf(stderr, "error: no version %ld (0..%d, see --list)\n", o.positional[i], N_VERSIONS - 1);
-            return LAB_EXIT_USAGE;
-        }
-        ro.want[o.positional[i]] = 1;
-    }
-    for (int v = 0; v < N_VERSIONS; v++)
-        ro.want[v] |= o.n_positional == 0;
-    if (o.list) {
-        for (int v = 0; v < N_VERSIONS; v++)
-            printf("%d\t%s\t%s\n", versions[v].id, versions[v].name, versions[v].description);
-        return LAB_EXIT_PASS;
-    }
-    lab_demo_header(o.device, "Lesson 09 — C = AᵀA in double", NULL);
+    ro.d = &d;
     ro.reps = o.reps > 0 ? o.reps : 5;
     ro.warmup = o.warmup >= 0 ? o.warmup : 1;
     ro.seed = o.seed;
@@ -690,7 +586,7 @@ int main(int argc, char **argv)
             continue;
         for (int v = 2; v < N_VERSIONS; v++)
             if (ms[v] > 0)
-                lab_table_rowf(tt, "%d|%s|%.3f|%.3f|%.3f|%.2f|%.2f|%s", v, versions[v].name, ms[v], ms[0], ms[1],
+                lab_table_rowf(tt, "%d|%s|%.3f|%.3f|%.3f|%.2f|%.2f|%s", v, versions[v].v.name, ms[v], ms[0], ms[1],
                                ms[0] / ms[v], ms[1] / ms[v], ms[v] < ms[0] ? "yes" : "no");
     }
     for (size_t s = 0; s < n_wide; s++)
@@ -698,18 +594,14 @@ int main(int argc, char **argv)
     fprintf(stderr, "\r%50s\r", "");
     lab_table *tr = resources_table();
 
-    lab_table *tables[] = {tq, tw, tt, tr};
-    const char *const names[] = {"09-ata-cublas_square", "09-ata-cublas_wide", "09-ata-cublas_target",
-                                 "09-ata-cublas_resources"};
-    int status = failures ? LAB_EXIT_FAIL : LAB_EXIT_PASS;
-    for (size_t i = 0; i < 4; i++) {
-        if (lab_table_rows(tables[i]) == 0)
-            lab_table_free(tables[i]);
-        else if (lab_table_emit(tables[i], o.csv_dir, names[i]))
-            status = LAB_EXIT_USAGE;
-    }
+    lab_demo_emit(&d, tq, "square");
+    lab_demo_emit(&d, tw, "wide");
+    lab_demo_emit(&d, tt, "target");
+    lab_demo_emit(&d, tr, "resources");
+    if (failures)
+        lab_demo_fail(&d, LAB_EXIT_FAIL);
     printf("C2075 ms: the seed's Tesla C2075 time for the same algorithm (cuBLAS, naive, optimized).\n");
     if (failures)
         printf("%d version(s) computed a wrong C: see the messages above\n", failures);
-    return status;
+    return d.status;
 }
