@@ -79,4 +79,21 @@ printf '# B\n\nText.\n' >"$TEST_TMP/src/02-b/README.md"
 grep -q 'href="../02-b/index.html#x"' "$TEST_TMP/o5/01-a/index.html" \
   && ok "a lesson link keeps its #fragment" || bad "lesson link not rewritten"
 
+# every lesson has a plot script, and each draws its figures from tables in the demos' layout
+for d in lessons/*/; do [ -f "$d/plot.gp" ] || bad "${d%/}: no plot.gp"; done
+if command -v gnuplot >/dev/null; then
+  if tools/notes/figures.sh tests/notes/csv "$TEST_TMP/fig" >"$TEST_TMP/gnuplot.log" 2>&1 \
+     && ! grep -q 'no valid points' "$TEST_TMP/gnuplot.log"; then
+    ok "every plot.gp draws from the sample tables"
+  else bad "a plot script failed:"; tail -n 10 "$TEST_TMP/gnuplot.log"; fi
+  for want in 01-divergence/h200_reduce 02-memory-spaces/h200_stride 03-naive-matmul/h200_versions \
+              03-naive-matmul/h200_lecture 04-tiling/h200_ladder 04-tiling/h200_blocks \
+              05-texture/h200_versions 06-atomics/h200_histogram 07-streams/h200_streams \
+              08-unified-memory/h200_managed 09-ata-cublas/h200_square 09-ata-cublas/h200_c2075; do
+    grep -q '<path' "$TEST_TMP/fig/$want.svg" 2>/dev/null || bad "$want.svg not drawn"
+  done
+else
+  echo "note: gnuplot not installed, plot scripts not run"
+fi
+
 finish
