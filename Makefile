@@ -7,6 +7,7 @@
 #   make check-lab  exercises have a TODO and fail; solutions pass
 #   make resources  registers / shared memory / spills of every kernel
 #   make deps       install the packages the lab builds against (Debian/Ubuntu)
+#   make notes      the lecture notes as HTML in build/notes/ (tools/notes/notes.mk)
 #   make clean
 #
 # Variables: ARCH=sm_90 (default: the GPU's, else sm_90), V=1 (show commands), CUDA_HOME.
@@ -161,6 +162,7 @@ $(BUILD)/tests/unit/%: $(BUILD)/obj/tests/unit/%.o $(LIBGRADER) $(LIBLAB_HOST)
 	$(call quiet,LINK,$@)$(CC) -o $@ $< $(LIBGRADER) $(LIBLAB_HOST) -lcmocka $(LDLIBS_GRADER)
 
 -include $(wildcard tests/*/tests.mk)
+-include tools/notes/notes.mk
 
 # ---------------------------------------------------------------- top-level targets
 # The top-level targets build in parallel on every core unless told otherwise (JOBS=1).
@@ -168,7 +170,7 @@ JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 SUBMAKE = $(MAKE) --no-print-directory -j$(JOBS)
 ALL := $(LIBLAB) $(LIBLAB_HOST) $(DEMOS) $(TASK_BINS) $(GRADER)
 
-.PHONY: all deps run test bench check-lab resources clean list-tasks
+.PHONY: all deps run test bench check-lab resources clean list-tasks notes
 all: $(ALL)
 
 deps:

@@ -5,7 +5,8 @@
 # otherwise prints the one command to run and fails. LAB_NO_INSTALL=1: check only, install
 # nothing (a machine without a package registry).
 #
-#   required  libncurses-dev libinih-dev libcjson-dev libcmocka-dev   (Debian/Ubuntu names)
+#   required  libncurses-dev libinih-dev libcjson-dev libcmocka-dev libmd4c-dev libmd4c-html0-dev
+#             (Debian/Ubuntu names; md4c renders the lecture notes: make notes)
 #   optional  gnuplot-nox (figures), tmux (TUI tests), slurm-wlm munge (class-grading tests)
 set -u
 cc=${CC:-gcc}
@@ -26,6 +27,7 @@ have_lib curses.h -l:libncursesw.so.6 -l:libtinfo.so.6 || missing+=(libncurses-d
 have_lib ini.h -linih        || missing+=(libinih-dev)
 have_lib cjson/cJSON.h -lcjson || missing+=(libcjson-dev)
 have_cmocka               || missing+=(libcmocka-dev)
+have_lib md4c-html.h -lmd4c-html || missing+=(libmd4c-dev libmd4c-html0-dev)
 
 optional=()
 command -v gnuplot >/dev/null || optional+=(gnuplot-nox)

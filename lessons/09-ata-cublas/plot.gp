@@ -1,24 +1,26 @@
-# Figures of lesson 09 from the demo's CSV tables (make bench passes csvdir and outdir):
+# Figures of lesson 09 from the demo's CSV tables (make bench passes csvdir and outdir; with
+# figures=1, as tools/notes/figures.sh runs it, the files are named h200_*.svg for the notes):
 #   09-ata-cublas_square.svg   effective TFLOP/s (2·M·N²/time) of every version against N, A N×N
-#   09-ata-cublas_wide.svg     the same for the seed's wide A (N/2 × N)
-#   09-ata-cublas_c2075.svg    time against N on a log scale, today's H200 beside the seed's C2075
+#   09-ata-cublas_wide.svg     the same for the report's wide A (N/2 × N)
+#   09-ata-cublas_c2075.svg    time against N on a log scale, today's H200 beside the report's C2075
 # Columns of both tables: M, N, v, version, ms, TFLOP/s, of SGEMM, vs DGEMM, vs DSYRK, C2075 ms, check.
 if (!exists("csvdir")) csvdir = 'build/bench'
 if (!exists("outdir")) outdir = csvdir
+out(s) = exists("figures") ? outdir.'/h200_'.s.'.svg' : outdir.'/09-ata-cublas_'.s.'.svg'
 
 set datafile separator ','
 set terminal svg size 760,440 dynamic font 'sans,11'
 set grid ytics lc rgb '#dddddd'
 set key top left
 set xlabel 'N (C is N×N)'
-names = 'cublasDgemm cublasDsyrk naive seed-optimized DMMA-m8n8k4 DMMA-m16n8k16'
+names = 'cublasDgemm cublasDsyrk naive report-optimized DMMA-m8n8k4 DMMA-m16n8k16'
 colors = '#7b3294 #1b9e77 #d95f02 #e7298a #66a61e #1f78b4' # one per version, in every figure
 # The rows of one version, through awk: a filter inside `using` would leave gaps that break lines.
 rows(file, v) = sprintf("< awk -F, '$3 == %d && $5 != \"-\"' '%s'", v, file)
 
 do for [shape in 'square wide'] {
     f = csvdir.'/09-ata-cublas_'.shape.'.csv'
-    set output outdir.'/09-ata-cublas_'.shape.'.svg'
+    set output out(shape)
     set title sprintf('C = AᵀA in double, A %s: effective rate, 2·M·N² per call', \
                       shape eq 'square' ? 'N×N' : 'N/2 × N')
     set ylabel 'TFLOP/s (2·M·N² / time)'
@@ -28,10 +30,10 @@ do for [shape in 'square wide'] {
         lc rgb word(colors, v + 1) title word(names, v + 1)
 }
 
-# Versions 0, 2 and 3 are the seed's three implementations: their times against the seed's own.
+# Versions 0, 2 and 3 are the report's three implementations: their times against the report's own.
 f = csvdir.'/09-ata-cublas_square.csv'
-set output outdir.'/09-ata-cublas_c2075.svg'
-set title "The seed's three implementations, A N×N: Tesla C2075 (seed) against this GPU"
+set output out('c2075')
+set title "The report's three implementations, A N×N: Tesla C2075 (the report) against this GPU"
 set ylabel 'time (ms, log scale)'
 set logscale y
 set yrange [*:*]
