@@ -8,7 +8,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "gradebook.h"
+#include "writer.h"
 
 void slurm_opts_init(struct slurm_opts *o)
 {
@@ -20,20 +20,20 @@ void slurm_opts_init(struct slurm_opts *o)
     o->gres = "gpu:1";
 }
 
-void slurm_shell_word(struct gb_buf *b, const char *s)
+void slurm_shell_word(struct wbuf *b, const char *s)
 {
     int plain = s[0] != 0;
     for (const char *p = s; *p && plain; p++)
         plain = strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-./=:,%+@",
                        *p) != NULL;
     if (plain) {
-        gb_buf_puts(b, s);
+        wb_puts(b, s);
         return;
     }
-    gb_buf_puts(b, "'");
+    wb_puts(b, "'");
     for (const char *p = s; *p; p++)
-        gb_buf_puts(b, *p == '\'' ? "'\\''" : (char[2]){ *p, 0 });
-    gb_buf_puts(b, "'");
+        wb_puts(b, *p == '\'' ? "'\\''" : (char[2]){ *p, 0 });
+    wb_puts(b, "'");
 }
 
 /* #SBATCH lines are read by sbatch, not by a shell: a value with a space or newline would
@@ -46,21 +46,21 @@ static int sbatch_value_ok(const char *v)
 char *slurm_script(const struct slurm_opts *o, const char *job_name, size_t n_array,
                    const char *log_dir, const char *chdir, const char *const *argv, size_t argc)
 {
-    struct gb_buf b = { 0 };
+    struct wbuf b = { 0 };
     if (n_array == 0 || !sbatch_value_ok(job_name) || !sbatch_value_ok(log_dir) ||
         !sbatch_value_ok(chdir))
         return NULL;
-    gb_buf_puts(&b, "#!/bin/bash\n");
-    gb_buf_printf(&b, "#SBATCH --job-name=%s\n", job_name);
+    wb_puts(&b, "#!/bin/bash\n");
+    wb_printf(&b, "#SBATCH --job-name=%s\n", job_name);
     if (o->max_parallel)
-        gb_buf_printf(&b, "#SBATCH --array=0-%zu%%%zu\n", n_array - 1, o->max_parallel);
+        wb_printf(&b, "#SBATCH --array=0-%zu%%%zu\n", n_array - 1, o->max_parallel);
     else
-        gb_buf_printf(&b, "#SBATCH --array=0-%zu\n", n_array - 1);
-    gb_buf_puts(&b, "#SBATCH --ntasks=1\n");
+        wb_printf(&b, "#SBATCH --array=0-%zu\n", n_array - 1);
+    wb_puts(&b, "#SBATCH --ntasks=1\n");
     if (o->gres && o->gres[0] && strcmp(o->gres, "none") != 0) {
         if (!sbatch_value_ok(o->gres))
             goto bad;
-        gb_buf_printf(&b, "#SBATCH --gres=%s\n", o->gres);
+        wb_printf(&b, "#SBATCH --gres=%s\n", o->gres);
     }
     const char *const keyed[][2] = { { "time", o->time }, { "mem", o->mem },
                                      { "cpus-per-task", o->cpus },
@@ -71,26 +71,24 @@ char *slurm_script(const struct slurm_opts *o, const char *job_name, size_t n_ar
             continue;
         if (!sbatch_value_ok(keyed[i][1]))
             goto bad;
-        gb_buf_printf(&b, "#SBATCH --%s=%s\n", keyed[i][0], keyed[i][1]);
+        wb_printf(&b, "#SBATCH --%s=%s\n", keyed[i][0], keyed[i][1]);
     }
     for (size_t i = 0; i < o->n_extra; i++) {
         if (!sbatch_value_ok(o->extra[i]))
             goto bad;
-        gb_buf_printf(&b, "#SBATCH %s\n", o->extra[i]);
+        wb_printf(&b, "#SBATCH %s\n", o->extra[i]);
     }
-    gb_buf_printf(&b, "#SBATCH --output=%s/%%A_%%a.out\n", log_dir);
-    gb_buf_printf(&b, "#SBATCH --chdir=%s\n", chdir);
-    gb_buf_puts(&b, "# One array task grades its chunk of students; Slurm's gres binding sets\n"
-                    "# CUDA_VISIBLE_DEVICES, so the grader leaves it as it finds it.\n");
-    gb_buf_puts(&b, "exec");
+    wb_printf(&b, "#SBATCH --output=%s/%%A_%%a.out\n", log_dir);
+    wb_printf(&b, "#SBATCH --chdir=%s\n", chdir);
+    wb_puts(&b, "# One array task grades its chunk of students; Slurm's gres binding sets\n"
+                "# CUDA_VISIBLE_DEVICES, so the grader leaves it as it finds it.\n");
+    wb_puts(&b, "exec");
     for (size_t i = 0; i < argc; i++) {
-        gb_buf_puts(&b, " ");
+        wb_puts(&b, " ");
         slurm_shell_word(&b, argv[i]);
     }
-    gb_buf_puts(&b, "\n");
-    if (b.failed)
-        goto bad;
-    return b.data;
+    wb_puts(&b, "\n");
+    return wb_take(&b);
 bad:
     free(b.data);
     return NULL;

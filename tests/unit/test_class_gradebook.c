@@ -1,4 +1,5 @@
-/* The gradebook: results.json round trip, CSV cells and quoting, JUnit kinds, atomic writes. */
+/* The gradebook: results.json round trip, CSV cells and quoting, JUnit kinds from the outcome
+ * table, UTF-8 cleaning, atomic writes. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -19,6 +20,7 @@ static void make_student(struct gb_student *s, const char *name)
     free(s->hash);
     s->hash = strdup("abc123");
     s->seed = 18446744073709551615ull;
+    s->seed_known = 1;
     s->execution_time = 12.5;
     s->graded_at = 1700000000;
     assert_int_equal(gb_student_add_task(s, "01-a/one", "First", 10, 10, "passed", "", NULL), 0);
@@ -85,16 +87,16 @@ static void test_results_rejects(void **state)
 static void test_csv_field(void **state)
 {
     (void)state;
-    struct gb_buf b = { 0 };
-    gb_csv_field(&b, "plain");
-    gb_buf_puts(&b, "|");
-    gb_csv_field(&b, "a,b");
-    gb_buf_puts(&b, "|");
-    gb_csv_field(&b, "say \"hi\"");
-    gb_buf_puts(&b, "|");
-    gb_csv_field(&b, "=HYPERLINK(\"x\")");
-    gb_buf_puts(&b, "|");
-    gb_csv_field(&b, "two\nlines");
+    struct wbuf b = { 0 };
+    wb_csv(&b, "plain");
+    wb_puts(&b, "|");
+    wb_csv(&b, "a,b");
+    wb_puts(&b, "|");
+    wb_csv(&b, "say \"hi\"");
+    wb_puts(&b, "|");
+    wb_csv(&b, "=HYPERLINK(\"x\")");
+    wb_puts(&b, "|");
+    wb_csv(&b, "two\nlines");
     assert_string_equal(b.data, "plain|\"a,b\"|\"say \"\"hi\"\"\"|\"'=HYPERLINK(\"\"x\"\")\"|"
                                 "\"two\nlines\"");
     free(b.data);
@@ -125,11 +127,15 @@ static void test_book_csv(void **state)
     free(csv);
 
     char *xml = gb_book_junit(&b);
+    /* no skipped on <testsuites>: junit-10 does not have it; the student's suite does */
     assert_non_null(strstr(xml, "<testsuites name=\"class\" tests=\"8\" failures=\"3\" "
-                                "errors=\"0\" skipped=\"4\">"));
-    assert_non_null(strstr(xml, "<failure message=\"wrong\" type=\"wrong\">wrong: case 7\n"
+                                "errors=\"0\" time=\"0.000\">"));
+    assert_non_null(strstr(xml, "name=\"bob,jr\" id=\"1\" tests=\"4\" failures=\"0\" errors=\"0\" "
+                                "skipped=\"4\""));
+    assert_non_null(strstr(xml, "<failure type=\"wrong\" message=\"wrong: case 7\">wrong: case 7\n"
                                 "  first mismatch &quot;x&quot;</failure>"));
-    assert_non_null(strstr(xml, "<testcase classname=\"alice\" name=\"01-a/one\" time=\"0\"/>"));
+    assert_non_null(strstr(xml, "<failure type=\"not_submitted\" message=\"not submitted\">"));
+    assert_non_null(strstr(xml, "<testcase classname=\"alice\" name=\"01-a/one\" time=\"0.000\"/>"));
     free(xml);
     gb_book_free(&b);
 }
@@ -153,11 +159,36 @@ static void test_junit_kinds(void **state)
     char *xml = gb_book_junit(&b);
     assert_non_null(strstr(xml, "tests=\"7\" failures=\"2\" errors=\"4\" skipped=\"1\""));
     assert_non_null(strstr(xml, "<testsuite name=\"c&lt;&amp;&gt;\""));
-    assert_non_null(strstr(xml, "<error message=\"crashed\""));
-    assert_non_null(strstr(xml, "<skipped message=\"skipped\""));
+    assert_non_null(strstr(xml, "<error type=\"crashed\" message=\"bell here\""));
+    assert_non_null(strstr(xml, "<skipped message=\"bell here\""));
     assert_null(strchr(xml, '\a'));       /* not allowed in XML 1.0, even escaped */
     free(xml);
     gb_book_free(&b);
+}
+
+static void test_utf8_clean(void **state)
+{
+    (void)state;
+    size_t n;
+    /* an invalid byte, a truncated sequence, an overlong '/', a surrogate, U+FFFF, a control */
+    const char in[] = "a\xff" "b\xe2\x82" "c\xc0\xaf" "d\xed\xa0\x80" "e\xef\xbf\xbf" "f\x01g\t\r\n";
+    char *out = utf8_clean(in, sizeof in - 1, &n);
+    assert_string_equal(out, "a\xef\xbf\xbd" "b\xef\xbf\xbd\xef\xbf\xbd" "c\xef\xbf\xbd\xef\xbf\xbd"
+                             "d\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd" "e\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd"
+                             "fg\t\r\n");
+    assert_int_equal(n, strlen(out));
+    free(out);
+    /* valid text, 2- 3- and 4-byte characters, goes through unchanged */
+    const char ok[] = "caf\xc3\xa9 \xe2\x9c\x93 \xf0\x9f\x98\x80";
+    out = utf8_clean(ok, sizeof ok - 1, NULL);
+    assert_string_equal(out, ok);
+    free(out);
+    /* XML drops what XML 1.0 forbids, CSV quotes what needs it; the result is clean */
+    struct wbuf b = { 0 };
+    wb_xml(&b, "x\x01\ry\xff<", (size_t)-1);
+    char *xml = wb_take(&b);
+    assert_string_equal(xml, "xy\xef\xbf\xbd&lt;");
+    free(xml);
 }
 
 static void test_atomic_write(void **state)
@@ -167,10 +198,10 @@ static void test_atomic_write(void **state)
     assert_non_null(mkdtemp(dir));
     char path[512];
     snprintf(path, sizeof path, "%s/out.csv", dir);
-    assert_int_equal(gb_write_atomic(path, "old\n", 4), 0);
-    assert_int_equal(gb_write_atomic(path, "new\n", 4), 0);
+    assert_int_equal(file_write_atomic(path, "old\n", 4), 0);
+    assert_int_equal(file_write_atomic(path, "new\n", 4), 0);
     size_t len;
-    char *text = gb_read_file(path, &len);
+    char *text = file_read(path, &len);
     assert_string_equal(text, "new\n");
     assert_int_equal(len, 4);
     free(text);
@@ -184,7 +215,7 @@ static void test_atomic_write(void **state)
     assert_int_equal(n, 1);
     char bad[600];
     snprintf(bad, sizeof bad, "%s/no/such/dir/x", dir);
-    assert_int_equal(gb_write_atomic(bad, "x", 1), -1);
+    assert_int_equal(file_write_atomic(bad, "x", 1), -1);
     unlink(path);
     rmdir(dir);
 }
@@ -197,6 +228,7 @@ int main(void)
         cmocka_unit_test(test_csv_field),
         cmocka_unit_test(test_book_csv),
         cmocka_unit_test(test_junit_kinds),
+        cmocka_unit_test(test_utf8_clean),
         cmocka_unit_test(test_atomic_write),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -8,19 +8,19 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gradebook.h"
+#include "writer.h"
 #include "slurm.h"
 
 static void test_shell_word(void **state)
 {
     (void)state;
-    struct gb_buf b = { 0 };
+    struct wbuf b = { 0 };
     slurm_shell_word(&b, "/opt/course/build");
-    gb_buf_puts(&b, " ");
+    wb_puts(&b, " ");
     slurm_shell_word(&b, "it's a dir");
-    gb_buf_puts(&b, " ");
+    wb_puts(&b, " ");
     slurm_shell_word(&b, "");
-    gb_buf_puts(&b, " ");
+    wb_puts(&b, " ");
     slurm_shell_word(&b, "$(rm -rf x)");
     assert_string_equal(b.data, "/opt/course/build 'it'\\''s a dir' '' '$(rm -rf x)'");
     free(b.data);

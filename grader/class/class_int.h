@@ -1,0 +1,138 @@
+/* class_int.h — what the files of `grader class` and `grader collect` share (class.h says
+ * what the commands do). One file per job:
+ *   cli.c        options (getopt_long) and the class's absolute paths
+ *   roster.c     the students of a class directory; small path helpers
+ *   resume.c     hashes and seeds: which students are graded already (resumability)
+ *   student.c    one student: the bounded builds and the grading, results.json
+ *   pool.c       students in parallel, one child process per GPU or job slot
+ *   slurm_job.c  the Slurm job: its record, submission, one array task (slurm.c: sbatch)
+ *   collect.c    merging results into the gradebook; `grader collect`
+ *   class.c      `grader class`
+ */
+#ifndef GRADER_CLASS_INT_H
+#define GRADER_CLASS_INT_H
+
+#include <signal.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "hash.h"
+#include "model.h"
+#include "slurm.h"
+
+#define MAX_GPUS 64
+#define MAX_ONLY 256
+
+struct class_opts {
+    const char *dir;           /* the class, absolute */
+    const char *root;          /* the course, absolute */
+    const char *build_dir;     /* the course's pristine build, relative to root or absolute */
+    const char *work;          /* scratch builds, one directory per student */
+    int gpus[MAX_GPUS];
+    size_t n_gpus;
+    int jobs;
+    int force;
+    int keep_work;
+    int course_build;          /* build the course once before the students */
+    uint64_t seed;
+    int sanitize;
+    double run_timeout, build_timeout;
+    double make_timeout;       /* each make the class runs itself (course, a student's tasks) */
+    const char *only[MAX_ONLY];
+    size_t n_only;
+    int array_task;            /* internal: one Slurm array task */
+    int slurm, wait, dry_run;
+    int course_given;          /* --course was given (collect prefers the job's course) */
+    double interval;           /* --wait: seconds between progress lines */
+    struct slurm_opts sl;
+};
+
+/* Set by SIGINT / SIGTERM (Slurm's time limit): the engine kills the running child and the
+ * student is left ungraded instead of half-graded. */
+extern volatile sig_atomic_t class_cancel;
+void class_install_signals(void);
+
+/* ---------------------------------------------------------------- cli.c */
+/* 0: parsed; 2: usage error (one line printed); 1: --help printed. */
+int class_parse_args(int argc, char **argv, struct class_opts *o, int collect);
+/* Makes dir, root and work absolute; keep[0..2] own the strings. 0 or -1. */
+int class_resolve_paths(struct class_opts *o, char **keep);
+int parse_u64(const char *s, uint64_t *out);
+
+/* ---------------------------------------------------------------- roster.c */
+struct roster {
+    char **names;
+    size_t n;
+};
+void roster_free(struct roster *r);
+int roster_push(struct roster *r, const char *name);
+/* Every directory of DIR not starting with '.', in byte order; 0 or -1. */
+int roster_scan(const char *dir, struct roster *r);
+char *path_join(const char *a, const char *b);   /* malloc'd */
+char *path_absolute(const char *path);           /* malloc'd */
+int mkdir_p(const char *path);
+int is_dir(const char *path);
+int is_file(const char *path);
+void remove_tree(const char *path);
+
+/* ---------------------------------------------------------------- the run */
+struct class_run {
+    struct class_opts o;
+    char *paths[3];
+    struct course *course;
+    struct roster roster;      /* every student of the class */
+    char **hashes;             /* per roster entry */
+    char key[HASH_HEX_LEN + 1];
+};
+/* Loads the course and the class. 0 or an exit status (message printed). */
+int class_setup(struct class_run *cr);
+void class_run_free(struct class_run *cr);
+
+/* ---------------------------------------------------------------- resume.c */
+int course_key(const struct class_opts *o, char *hex);
+int student_hash(const char *key, const char *class_dir, const char *name, char *hex);
+uint64_t student_seed(uint64_t class_seed, const char *name);
+char *results_path(const char *class_dir, const char *name);
+int results_fresh(const char *class_dir, const char *name, const char *hash);
+int hash_students(struct class_run *cr);
+/* Indices of the students to grade: selected, and not fresh unless --force. */
+size_t *stale_students(const struct class_run *cr, size_t *n);
+size_t count_fresh(const struct class_run *cr);
+
+/* ---------------------------------------------------------------- student.c */
+/* make -C ROOT -k -j<cores> WORDS..., bounded by o->make_timeout; 0 when make succeeded. */
+int class_make(const struct class_opts *o, char *const *words, size_t n_words, const char *log);
+int build_course(const struct class_opts *o, const struct course *c);
+/* 0: results.json written; 1: cancelled (nothing written); -1: could not be written. */
+int grade_student(const struct class_opts *o, const struct course *c, const char *name,
+                  const char *hash, int gpu);
+
+/* ---------------------------------------------------------------- pool.c */
+double now_s(void);
+void print_done(const struct class_opts *o, const char *name, size_t k, size_t n, int gpu,
+                double secs);
+/* Grades todo (indices into the roster); returns how many could not be graded. */
+size_t run_pool(const struct class_opts *o, const struct course *c, const struct roster *r,
+                char *const *hashes, const size_t *todo, size_t n_todo);
+
+/* ---------------------------------------------------------------- slurm_job.c */
+struct job_record {
+    char id[32];
+    char key[HASH_HEX_LEN + 1];
+    size_t chunk;
+    struct roster students;    /* the ones the job grades, in array order */
+};
+/* 0, or -1 when DIR has no readable job record (err says why). root: malloc'd when stored. */
+int job_read(const char *class_dir, struct job_record *j, char **root, char *err,
+             size_t errlen);
+int array_task(struct class_run *cr);
+int submit(struct class_run *cr, const size_t *todo, size_t n_todo);
+
+/* ---------------------------------------------------------------- collect.c */
+/* Writes DIR/gradebook.csv and junit.xml; *missing: students not "graded". 0 or -1. */
+int write_book(const struct course *c, const char *class_dir, const struct roster *r,
+               char *const *hashes, size_t *missing);
+int collect_now(struct class_run *cr, const struct job_record *j);
+int wait_and_collect(struct class_run *cr, const struct job_record *j);
+
+#endif /* GRADER_CLASS_INT_H */

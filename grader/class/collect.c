@@ -1,0 +1,156 @@
+/* collect.c — merging every student's results.json into DIR/gradebook.csv and DIR/junit.xml,
+ * and `grader collect DIR` (class_int.h). */
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "class.h"
+#include "class_int.h"
+#include "gradebook.h"
+
+/* ---------------------------------------------------------------- merging */
+/* Reads every student's results into a book whose columns are the course's tasks; a
+ * student's status compares their stored hash with the one their files have now (hashes
+ * NULL: everything present counts as graded). Returns how many are not "graded". */
+static size_t merge_book(const struct course *c, const char *class_dir, const struct roster *r,
+                         char *const *hashes, struct gb_book *b)
+{
+    size_t missing = 0;
+    gb_book_init(b);
+    for (size_t i = 0; i < course_task_count(c); i++) {
+        const struct task *t = course_task(c, i);
+        gb_book_add_column(b, task_id(t), task_title(t), task_weight(t));
+    }
+    for (size_t i = 0; i < r->n; i++) {
+        char *path = results_path(class_dir, r->names[i]);
+        struct gb_student s;
+        char err[256];
+        gb_student_init(&s, r->names[i]);
+        if (path && gb_results_read(path, &s, err, sizeof err) == 0) {
+            const char *status = !hashes || strcmp(s.hash, hashes[i]) == 0 ? "graded" : "stale";
+            missing += strcmp(status, "graded") != 0;
+            gb_book_add(b, r->names[i], &s, status);
+        } else {
+            if (path && errno != ENOENT)
+                fprintf(stderr, "grader: %s: %s\n", r->names[i], err);
+            gb_student_free(&s);
+            gb_book_add(b, r->names[i], NULL, "pending");
+            missing++;
+        }
+        free(path);
+    }
+    return missing;
+}
+
+int write_book(const struct course *c, const char *class_dir, const struct roster *r,
+               char *const *hashes, size_t *missing)
+{
+    struct gb_book b;
+    *missing = merge_book(c, class_dir, r, hashes, &b);
+    int rc = gb_book_write(&b, class_dir);
+    if (rc != 0)
+        fprintf(stderr, "grader: cannot write %s/gradebook.csv: %s\n", class_dir, strerror(errno));
+    gb_book_free(&b);
+    return rc;
+}
+
+/* ---------------------------------------------------------------- collecting */
+/* Progress now: the queue's states and how many of the job's students have fresh results. */
+static int progress_line(const struct class_run *cr, const struct job_record *j)
+{
+    struct slurm_progress p;
+    slurm_query(j->id, &p);
+    size_t finished = 0;
+    for (size_t i = 0; i < j->students.n; i++) {
+        char hex[HASH_HEX_LEN + 1];
+        finished += student_hash(j->key, cr->o.dir, j->students.names[i], hex) == 0 &&
+                    results_fresh(cr->o.dir, j->students.names[i], hex);
+    }
+    printf("job %s: %s; %zu of %zu students graded\n", j->id, p.line, finished, j->students.n);
+    fflush(stdout);
+    return p.queried && p.pending + p.running + p.completing + p.other > 0;
+}
+
+/* Merges what finished; lists what did not. 0 when every student is graded. */
+int collect_now(struct class_run *cr, const struct job_record *j)
+{
+    size_t missing = 0;
+    if (write_book(cr->course, cr->o.dir, &cr->roster, cr->hashes, &missing) != 0)
+        return 1;
+    size_t n = cr->roster.n;
+    printf("gradebook: %s/gradebook.csv, %s/junit.xml (%zu of %zu students graded)\n",
+           cr->o.dir, cr->o.dir, n - missing, n);
+    for (size_t i = 0; i < n; i++) {
+        const char *name = cr->roster.names[i];
+        if (results_fresh(cr->o.dir, name, cr->hashes[i]))
+            continue;
+        char *path = results_path(cr->o.dir, name);
+        const char *what = path && is_file(path) ? "stale (graded from other files)"
+                                                 : "not graded";
+        free(path);
+        size_t at = SIZE_MAX;
+        for (size_t k = 0; j && k < j->students.n; k++)
+            if (strcmp(j->students.names[k], name) == 0)
+                at = k;
+        if (at != SIZE_MAX)
+            printf("  %-20s %s: array task %zu of job %s, log %s/.grader/slurm/logs/%s_%zu.out\n",
+                   name, what, at / j->chunk, j->id, cr->o.dir, j->id, at / j->chunk);
+        else
+            printf("  %-20s %s\n", name, what);
+    }
+    fflush(stdout);
+    return missing ? 1 : 0;
+}
+
+int wait_and_collect(struct class_run *cr, const struct job_record *j)
+{
+    while (progress_line(cr, j) && !class_cancel) {
+        struct timespec ts = { (time_t)cr->o.interval,
+                               (long)((cr->o.interval - (double)(time_t)cr->o.interval) * 1e9) };
+        nanosleep(&ts, NULL);
+    }
+    return collect_now(cr, j);
+}
+
+int collect_main(int argc, char **argv)
+{
+    struct class_run cr;
+    memset(&cr, 0, sizeof cr);
+    int rc = class_parse_args(argc, argv, &cr.o, 1);
+    if (rc != 0)
+        return rc == 1 ? 0 : 2;
+    class_install_signals();
+    struct job_record j;
+    char err[512], *stored_root = NULL;
+    int have_job = job_read(cr.o.dir, &j, &stored_root, err, sizeof err) == 0;
+    if (have_job && stored_root && !cr.o.course_given)
+        cr.o.root = stored_root;
+    rc = class_setup(&cr);
+    if (rc == 0 && have_job) {
+        memcpy(cr.key, j.key, sizeof cr.key);
+        if (hash_students(&cr) != 0)
+            rc = 1;
+        else if (cr.o.wait)
+            rc = wait_and_collect(&cr, &j);
+        else {
+            progress_line(&cr, &j);
+            rc = collect_now(&cr, &j);
+        }
+    } else if (rc == 0) {
+        /* graded locally: no key recorded, so whatever results exist are taken as they are */
+        printf("%s; merging the results present\n", err);
+        size_t missing = 0;
+        rc = write_book(cr.course, cr.o.dir, &cr.roster, NULL, &missing) != 0 ? 1
+             : missing ? 1 : 0;
+        printf("gradebook: %s/gradebook.csv (%zu of %zu students have results)\n", cr.o.dir,
+               cr.roster.n - missing, cr.roster.n);
+    }
+    if (have_job)
+        roster_free(&j.students);
+    class_run_free(&cr);
+    free(stored_root);
+    return rc;
+}

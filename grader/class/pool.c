@@ -1,0 +1,149 @@
+/* pool.c — students in parallel on one machine (class_int.h): one child process per slot, a
+ * slot being a GPU of --gpus (CUDA_VISIBLE_DEVICES) or one of --jobs; SIGINT and SIGTERM
+ * cancel the gradings in progress. */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "class_int.h"
+#include "gradebook.h"
+
+volatile sig_atomic_t class_cancel;
+
+static void on_signal(int sig)
+{
+    (void)sig;
+    class_cancel = 1;
+}
+
+void class_install_signals(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+}
+
+double now_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+void print_done(const struct class_opts *o, const char *name, size_t k, size_t n, int gpu,
+                double secs)
+{
+    char *path = results_path(o->dir, name);
+    struct gb_student s;
+    char err[256];
+    gb_student_init(&s, name);
+    if (path && gb_results_read(path, &s, err, sizeof err) == 0) {
+        size_t passed = 0;
+        for (size_t i = 0; i < s.n_tasks; i++)
+            passed += strcmp(s.tasks[i].outcome, "passed") == 0;
+        printf("[%zu/%zu] %-20s %zu of %zu passed, %g of %g points  (%.1f s", k, n, name, passed,
+               s.n_tasks, gb_student_score(&s), gb_student_max(&s), secs);
+        if (gpu >= 0)
+            printf(", GPU %d", gpu);
+        printf(")\n");
+    }
+    fflush(stdout);
+    gb_student_free(&s);
+    free(path);
+}
+
+/* One line for a grading child that ended; 1 when it did not grade its student. */
+static int report_child(const struct class_opts *o, const char *name, int status, size_t done,
+                        size_t n_todo, int gpu, double secs)
+{
+    if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
+        print_done(o, name, done, n_todo, gpu, secs);
+        return 0;
+    }
+    if (WIFEXITED(status) && WEXITSTATUS(status) == 3)
+        printf("[%zu/%zu] %-20s interrupted: not graded\n", done, n_todo, name);
+    else if (WIFSIGNALED(status))
+        printf("[%zu/%zu] %-20s not graded: the grading process was killed by signal %d\n",
+               done, n_todo, name, WTERMSIG(status));
+    else
+        printf("[%zu/%zu] %-20s not graded: the grading process failed\n", done, n_todo, name);
+    fflush(stdout);
+    return 1;
+}
+
+/* Grades `todo` (indices into the roster) with one child process per slot: a slot is a GPU
+ * from --gpus, else one of --jobs. Returns how many could not be graded. */
+size_t run_pool(const struct class_opts *o, const struct course *c, const struct roster *r,
+                char *const *hashes, const size_t *todo, size_t n_todo)
+{
+    size_t slots = o->n_gpus ? o->n_gpus : (size_t)o->jobs;
+    pid_t *pid = calloc(slots, sizeof *pid);
+    size_t *who = calloc(slots, sizeof *who);
+    double *started = calloc(slots, sizeof *started);
+    size_t next = 0, running = 0, done = 0, failed = 0;
+    if (!pid || !who || !started) {
+        free(pid); free(who); free(started);
+        return n_todo;
+    }
+    while (next < n_todo || running > 0) {
+        for (size_t s = 0; s < slots && next < n_todo && !class_cancel; s++) {
+            if (pid[s] > 0)
+                continue;
+            int gpu = o->n_gpus ? o->gpus[s] : -1;
+            size_t i = todo[next++];
+            fflush(stdout);
+            fflush(stderr);
+            pid_t p = fork();
+            if (p == 0) {
+                int rc = grade_student(o, c, r->names[i], hashes[i], gpu);
+                fflush(stdout);
+                _exit(rc == 0 ? 0 : rc == 1 ? 3 : 1);
+            }
+            if (p < 0) {
+                fprintf(stderr, "grader class: fork: %s\n", strerror(errno));
+                failed++;
+                continue;
+            }
+            pid[s] = p;
+            who[s] = i;
+            started[s] = now_s();
+            running++;
+        }
+        if (running == 0)
+            break;
+        int status;
+        pid_t p = wait(&status);
+        if (p < 0) {
+            if (errno != EINTR)
+                break;
+            /* a signal sent to this process alone (timeout(1), Slurm) reaches the children
+             * too: each stops its grading and leaves that student ungraded */
+            for (size_t s = 0; class_cancel && s < slots; s++)
+                if (pid[s] > 0)
+                    kill(pid[s], SIGINT);
+            continue;
+        }
+        for (size_t s = 0; s < slots; s++) {
+            if (pid[s] != p)
+                continue;
+            pid[s] = 0;
+            running--;
+            done++;
+            failed += report_child(o, r->names[who[s]], status, done, n_todo,
+                                   o->n_gpus ? o->gpus[s] : -1, now_s() - started[s]);
+        }
+    }
+    failed += n_todo - next;
+    free(pid);
+    free(who);
+    free(started);
+    return failed;
+}

@@ -1,0 +1,207 @@
+/* student.c — one student (class_int.h): the course built once, a student's tasks built
+ * together, every task graded as `grader --batch` grades it, DIR/<student>/results.json. Every
+ * make runs bounded by --make-timeout in a process group of its own (runner.h). */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "class_int.h"
+#include "grade.h"
+#include "gradebook.h"
+#include "runner.h"
+#include "util.h"
+
+int class_make(const struct class_opts *o, char *const *words, size_t n_words, const char *log)
+{
+    char **argv = xcalloc(n_words + 7, sizeof *argv);
+    char *jobs = xasprintf("-j%ld", sysconf(_SC_NPROCESSORS_ONLN));
+    size_t k = 0;
+    argv[k++] = "make";
+    argv[k++] = "--no-print-directory";
+    argv[k++] = "-k";
+    argv[k++] = "-C";
+    argv[k++] = (char *)o->root;
+    argv[k++] = jobs;
+    for (size_t i = 0; i < n_words; i++)
+        argv[k++] = words[i];
+    struct run_spec spec = { .argv = argv, .stdout_path = log, .stderr_path = log,
+                             .wall_s = o->make_timeout, .output_cap = 16u << 20,
+                             .cancel = &class_cancel };
+    struct run_result res;
+    int rc = run_sandboxed(&spec, &res) == 0 && res.end == RUN_EXITED && res.exit_status == 0
+                 ? 0 : -1;
+    if (res.end == RUN_TIMED_OUT)
+        fprintf(stderr, "grader class: make timed out after %g s (--make-timeout): see %s\n",
+                o->make_timeout, log);
+    free(jobs);
+    free(argv);
+    return rc;
+}
+
+static void free_words(char **words, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        free(words[i]);
+    free(words);
+}
+
+/* The course, once: every reference solution (and the lab library with them). */
+int build_course(const struct class_opts *o, const struct course *c)
+{
+    size_t n = course_task_count(c), k = 0;
+    char **words = xcalloc(n + 1, sizeof *words);
+    char *log = xasprintf("%s/course-build.log", o->work);
+    words[k++] = xasprintf("BUILD=%s", o->build_dir);
+    for (size_t i = 0; i < n; i++)
+        words[k++] = xasprintf("%s/solutions/%s", o->build_dir, task_id(course_task(c, i)));
+    fprintf(stderr, "grader class: building the course once (log: %s)\n", log);
+    int rc = class_make(o, words, k, log);
+    if (rc != 0)
+        fprintf(stderr, "grader class: the course does not build: see %s\n", log);
+    free_words(words, k);
+    free(log);
+    return rc;
+}
+
+/* A student's exercises, all at once on every core, before grading them one by one: each
+ * task's own build step then finds its binary up to date (or, when it failed here, builds
+ * it again alone so that its log holds only that task's errors). */
+static void prebuild_student(const struct class_opts *o, const struct course *c,
+                             const char *exdir, const char *exbuild)
+{
+    size_t n = course_task_count(c), k = 0;
+    char **words = xcalloc(n + 3, sizeof *words);
+    char *log = xasprintf("%s/prebuild.log", exbuild);
+    words[k++] = xasprintf("BUILD=%s", o->build_dir);
+    words[k++] = xasprintf("EXERCISES=%s", exdir);
+    words[k++] = xasprintf("EXBUILD=%s", exbuild);
+    for (size_t i = 0; i < n; i++)
+        words[k++] = xasprintf("%s/exercises/%s", exbuild, task_id(course_task(c, i)));
+    class_make(o, words, k, log); /* a failure is the task's own build step's to report */
+    free_words(words, k);
+    free(log);
+}
+
+/* The student's name as a path component make and shells take as one word: unsafe bytes
+ * become '_' and a short hash of the real name keeps "a b" and "a_b" apart. */
+static char *scratch_name(const char *name)
+{
+    char hex[HASH_HEX_LEN + 1];
+    hash_sha256_hex(name, strlen(name), hex);
+    char *out = xasprintf("%s-%.8s", name, hex);
+    for (char *p = out; *p; p++)
+        if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+              *p == '.' || *p == '_' || *p == '-'))
+            *p = '_';
+    return out;
+}
+
+static void progress_quiet(void *user, const struct task *t, enum grade_step step,
+                           const char *detail)
+{
+    (void)user; (void)t; (void)step; (void)detail;
+}
+
+/* Every task of the course into s: graded when the student has its file, else not
+ * submitted. 0, or 1 when cancelled. */
+static int grade_tasks(const struct course *c, const struct grade_opts *g, struct gb_student *s)
+{
+    for (size_t i = 0; i < course_task_count(c); i++) {
+        const struct task *t = course_task(c, i);
+        char *file = xasprintf("%s/%s.cu", g->exercises_dir, task_id(t));
+        int submitted = is_file(file);
+        free(file);
+        if (!submitted) {
+            gb_student_add_task(s, task_id(t), task_title(t), 0, task_weight(t),
+                                GB_NOT_SUBMITTED, "not submitted", NULL);
+            continue;
+        }
+        struct task_result *r = grade_task(t, g);
+        if (class_cancel) {
+            task_result_free(r);
+            return 1;
+        }
+        gb_student_add_result(s, t, r);
+        task_result_free(r);
+    }
+    return 0;
+}
+
+static void student_grade_opts(const struct class_opts *o, struct grade_opts *g,
+                               const char *name, int gpu)
+{
+    grade_opts_init(g);
+    g->root = o->root;
+    g->build_dir = o->build_dir;
+    g->seed_set = 1;
+    g->seed = student_seed(o->seed, name);
+    g->sanitize = o->sanitize;
+    g->gpu = gpu;
+    if (o->run_timeout > 0)
+        g->run_timeout_s = o->run_timeout;
+    if (o->build_timeout > 0)
+        g->build_timeout_s = o->build_timeout;
+    g->progress = progress_quiet;
+    g->cancel = &class_cancel;
+}
+
+/* make splits words on spaces and reads quotes: it sees the student's files through a link
+ * whose path has neither, whatever the student's directory is called. 0 or -1. */
+static int scratch_setup(const struct class_opts *o, const char *name, char **exbuild,
+                         char **exdir)
+{
+    char *safe = scratch_name(name);
+    char *student_ex = xasprintf("%s/%s/exercises", o->dir, name);
+    *exbuild = xasprintf("%s/%s", o->work, safe);
+    *exdir = xasprintf("%s/exercises-src", *exbuild);
+    int rc = mkdir_p(*exbuild) != 0 || (unlink(*exdir) != 0 && errno != ENOENT) ||
+                     symlink(student_ex, *exdir) != 0
+                 ? -1 : 0;
+    if (rc != 0)
+        fprintf(stderr, "grader class: %s: cannot create the scratch directory under %s\n",
+                name, o->work);
+    free(safe);
+    free(student_ex);
+    return rc;
+}
+
+int grade_student(const struct class_opts *o, const struct course *c, const char *name,
+                  const char *hash, int gpu)
+{
+    char *exdir = NULL, *exbuild = NULL;
+    if (scratch_setup(o, name, &exbuild, &exdir) != 0) {
+        free(exdir);
+        free(exbuild);
+        return -1;
+    }
+    struct grade_opts g;
+    student_grade_opts(o, &g, name, gpu);
+    g.exercises_dir = exdir;
+    g.exbuild_dir = exbuild;
+    struct gb_student s;
+    gb_student_init(&s, name);
+    set_str(&s.hash, hash);
+    s.seed = g.seed;
+    s.seed_known = 1;
+    double t0 = now_s();
+    prebuild_student(o, c, exdir, exbuild);
+    int rc = grade_tasks(c, &g, &s);
+    s.execution_time = now_s() - t0;
+    s.graded_at = (int64_t)time(NULL);
+    char *path = results_path(o->dir, name);
+    if (rc == 0 && gb_results_write(path, &s) != 0) {
+        fprintf(stderr, "grader class: %s: cannot write results.json: %s\n", name,
+                strerror(errno));
+        rc = -1;
+    }
+    free(path);
+    gb_student_free(&s);
+    if (!o->keep_work)
+        remove_tree(exbuild);
+    free(exdir);
+    free(exbuild);
+    return rc;
+}
