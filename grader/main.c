@@ -35,7 +35,7 @@ static void usage(FILE *out)
           "TASK is L/T (03-naive-matmul/matmul_naive) or T alone when unique; none: every task.\n"
           "options:\n"
           "  --root DIR        course root (default: the binary's ../.., else the current dir)\n"
-          "  --format F        text | json | csv | junit | gradescope (--batch; default text)\n"
+          "  --format F        text | json | csv | junit | gradescope | tap (--batch; default text)\n"
           "  --output FILE     write the report there instead of stdout\n"
           "  --seed N          seed for every task (default: a fresh one per grading)\n"
           "  --no-sanitize     skip compute-sanitizer\n"
@@ -152,7 +152,7 @@ static int parse_args(int argc, char **argv, struct cli *c, struct grader_opts *
             o->grade.exbuild_dir = argv[++i];
         } else if (strcmp(a, "--format") == 0) {
             if (report_format_parse(argv[++i], &c->format) != 0)
-                return usage_error("unknown format '%s' (text, json, csv, junit, gradescope)",
+                return usage_error("unknown format '%s' (text, json, csv, junit, gradescope, tap)",
                                    argv[i]);
         } else if (strcmp(a, "--seed") == 0) {
             char *end;

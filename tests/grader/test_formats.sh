@@ -8,7 +8,7 @@ fixture_copy "$course" 01-basics 02-faults
 tasks=(pass wrong forged 02-faults/skip)
 run() { "$GRADER" --batch --root "$course" --seed 11 --no-sanitize "$@"; }
 
-for f in json csv junit gradescope text; do
+for f in json csv junit gradescope text tap; do
   run "${tasks[@]}" --format $f --output "$TEST_TMP/r.$f" >/dev/null 2>&1
   rc=$?
   [ $rc -eq 1 ] && ok "--format $f exits 1 with a wrong task" || bad "--format $f: exit $rc, expected 1"
@@ -33,14 +33,17 @@ for t in d["tests"]:
     assert t["status"] in ("passed", "failed")
 p = d["tests"][0]
 assert p["name"].startswith("01-basics/pass") and p["status"] == "passed" and p["score"] == 10
-assert d["tests"][3]["max_score"] == 1 and "SKIP" in d["tests"][3]["output"]
+# a skipped task puts no points at stake, as in every other report
+assert d["tests"][3]["max_score"] == 0 and "SKIP" in d["tests"][3]["output"]
+assert d["extra_data"]["seed"] == "11" and d["tests"][1]["extra_data"]["outcome"] == "wrong"
 ' "$TEST_TMP/r.gradescope"
 
 if python3 - "$TEST_TMP/r.junit" >"$TEST_TMP/py.out" 2>&1 <<'PY'
 import sys, xml.etree.ElementTree as ET
 root = ET.parse(sys.argv[1]).getroot()
 assert root.tag == "testsuites" and root.get("tests") == "4", root.attrib
-assert root.get("failures") == "2" and root.get("skipped") == "1", root.attrib
+assert root.get("failures") == "2" and root.get("errors") == "0", root.attrib
+assert sum(int(s.get("skipped")) for s in root.findall("testsuite")) == 1
 cases = root.findall("./testsuite/testcase")
 assert [c.get("name") for c in cases] == ["pass", "wrong", "forged", "skip"]
 assert cases[0].find("failure") is None and cases[1].find("failure") is not None
@@ -61,6 +64,7 @@ then ok "csv: a header and one row per task"; else bad "csv"; cat "$TEST_TMP/py.
 
 expect_grep '^  pass +passed +10/10' "$TEST_TMP/r.text" "text: one line per task with outcome and score"
 expect_grep '^score: 10/20' "$TEST_TMP/r.text" "text: the closing score line"
+expect_grep '^not ok 2 - 01-basics/wrong: wrong$' "$TEST_TMP/r.tap" "tap: one line per task with its outcome"
 
 expect_exit 0 "every named task passed: exit 0" run pass
 expect_exit 77 "every named task skipped: exit 77" run 02-faults/skip

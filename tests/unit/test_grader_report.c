@@ -1,5 +1,5 @@
-/* Unit tests of the results model, its JSON round trip (grader/report.c) and saved progress
- * (grader/state.c). */
+/* Unit tests of the results model, its JSON round trip (result_json.c), the report formats
+ * (report.c) and saved progress (state.c). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -135,7 +135,10 @@ static void formats(void **state)
     enum report_format f;
     assert_int_equal(report_format_parse("junit", &f), 0);
     assert_int_equal(f, REPORT_JUNIT);
+    assert_int_equal(report_format_parse("tap", &f), 0);
+    assert_int_equal(f, REPORT_TAP);
     assert_int_equal(report_format_parse("xml", &f), -1);
+    assert_non_null(strstr(report_format_names(), "tap"));
 }
 
 int main(void)
