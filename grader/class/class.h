@@ -3,10 +3,19 @@
  * DIR/<student>/exercises/ holds each student's copy of the exercises (whole or partial).
  * Every student is built against the pristine course in a build directory of its own,
  * graded as `grader --batch` grades, and written to DIR/<student>/results.json (Gradescope
- * schema). DIR/gradebook.csv and DIR/junit.xml are merged from those files.
+ * schema): the file `grader --batch --format gradescope` writes for the same exercises and
+ * seed, plus the student's name and content hash (gradebook.h). A task whose file the student
+ * did not hand in is "not_submitted" (JUnit: a failure, as not run). DIR/gradebook.csv and
+ * DIR/junit.xml are merged from those files by the same CSV and JUnit writers as --batch's.
  *
- *   grader class DIR [--gpus 0,1] [--jobs N] [--force] [--slurm ...]
+ * Every make the class runs itself (the course once, each student's exercises together) is
+ * bounded by --make-timeout S (default 600 s) and killed with its whole process group at the
+ * limit; each task's own build and runs keep the engine's bounds (--build-timeout, --timeout).
+ *
+ *   grader class DIR [--gpus 0,1] [--jobs N] [--force] [--make-timeout S] [--slurm ...]
  *   grader collect DIR
+ *
+ * Options are read with getopt_long (cli.c); the files of the class are listed in class_int.h.
  *
  * Both return a process exit status: 0 done, 1 some student could not be graded or is still
  * pending, 2 usage error. */

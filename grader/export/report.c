@@ -28,11 +28,6 @@ int report_format_parse(const char *name, enum report_format *f)
     return -1;
 }
 
-const char *report_format_names(void)
-{
-    return "text, json, csv, junit, gradescope, tap";
-}
-
 int report_included(const struct task *t, int only_graded)
 {
     return !only_graded || task_result(t) != NULL;

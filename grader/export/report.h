@@ -15,8 +15,6 @@ enum report_format {
 
 /* "text", "json", "csv", "junit", "gradescope", "tap" -> 0 and *f; -1 when unknown. */
 int report_format_parse(const char *name, enum report_format *f);
-/* The names, for a usage line: "text, json, csv, junit, gradescope, tap". */
-const char *report_format_names(void);
 
 /* Writes the tasks of c that have a result (all tasks when only_graded is 0); 0 or -1. */
 int report_write(const struct course *c, enum report_format f, int only_graded, FILE *out);

@@ -138,7 +138,6 @@ static void formats(void **state)
     assert_int_equal(report_format_parse("tap", &f), 0);
     assert_int_equal(f, REPORT_TAP);
     assert_int_equal(report_format_parse("xml", &f), -1);
-    assert_non_null(strstr(report_format_names(), "tap"));
 }
 
 int main(void)
