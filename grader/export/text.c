@@ -45,7 +45,10 @@ char *task_story(const struct task_result *r)
                   r->speed_ratio, r->speed_threshold);
     for (size_t i = 0; i < r->n_diags && i < 10; i++) {
         const struct compiler_diag *d = &r->diags[i];
-        wb_printf(&b, "%s:%d: %s: %s\n", d->file, d->line, d->severity, d->text);
+        char *line = xasprintf("%s:%d: %s: %s", d->file, d->line, d->severity, d->text);
+        if (strcmp(line, r->reason) != 0)   /* the reason names the first error already */
+            wb_printf(&b, "%s\n", line);
+        free(line);
     }
     for (size_t i = 0; i < result_forbidden_count(r); i++)
         wb_printf(&b, "forbidden symbol: %s\n", result_forbidden(r, i));
