@@ -52,11 +52,11 @@ run 03-naive-v2 "$NCU" -k regex:matmul_cols_v2 -c 1 --metrics "$coalescing" "$d0
 
 # ---- lesson 04: occupancy, FMA pipe, shared-memory conflicts along the ladder
 ladder=sm__warps_active.avg.pct_of_peak_sustained_active,sm__inst_executed_pipe_fma.avg.pct_of_peak_sustained_active,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,dram__throughput.avg.pct_of_peak_sustained_elapsed
-run 04-v1 "$NCU" -k regex:muld_kernel -c 1 --metrics "$ladder" "$d04" 1 --quick "${once[@]}"
-run 04-v3 "$NCU" -k regex:muld_kernel -c 1 --metrics "$ladder" "$d04" 3 --quick "${once[@]}"
+run 04-v4 "$NCU" -k regex:muld_kernel -c 1 --metrics "$ladder" "$d04" 4 --quick "${once[@]}"
+run 04-v5 "$NCU" -k regex:muld_kernel -c 1 --metrics "$ladder" "$d04" 5 --quick "${once[@]}"
 run 04-v9 "$NCU" -k regex:regtile2d_kernel -c 1 --metrics "$ladder" "$d04" 9 --quick "${once[@]}"
 run 04-v10 "$NCU" -k regex:vectorized_kernel -c 1 --metrics "$ladder" "$d04" 10 --quick "${once[@]}"
-run 04-v11 "$NCU" -k regex:warptile_kernel -c 1 --metrics "$ladder" "$d04" 11 --quick "${once[@]}"
+run 04-v12 "$NCU" -k regex:warptile_kernel -c 1 --metrics "$ladder" "$d04" 12 --quick "${once[@]}"
 
 # ---- lesson 07: the demo's own timeline, and the same run under Nsight Systems
 run 07-timeline "$d07" 4 --quick --csv "$out"
