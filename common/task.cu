@@ -129,7 +129,8 @@ static void verify_case(const lab_task *t, const lab_options *o, lab_tolerance t
     }
     res->reps_checked = found;
     if (loaded && found < need)
-        lab_compare_fail(&res->cmp, "%d of the %d repetitions to check were dumped", found, need);
+        lab_compare_fail(&res->cmp, "no output dumped for case %s: %d of the %d repetitions to check",
+                         c->name, found, need);
 }
 
 // --dump-reference: the CPU's answer in the layout of a graded dump (repetitions 0, 1, ...).
