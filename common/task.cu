@@ -157,6 +157,14 @@ static int dump_reference(const lab_task *t, const lab_options *o, int reps)
 // process (--verify) and the reference is trusted; both would only spend time here.
 static int checks_here(const lab_options *o) { return !o->dump_dir && !o->no_check; }
 
+static void open_device(int ordinal, char *describe, size_t len)
+{
+    lab_device_open(ordinal);
+    lab_device_info info;
+    lab_device_query(ordinal, &info);
+    lab_device_describe(&info, describe, len);
+}
+
 int lab_task_main(const lab_task *t, int argc, char **argv)
 {
     lab_options o;
@@ -183,12 +191,8 @@ int lab_task_main(const lab_task *t, int argc, char **argv)
         return dump_reference(t, &o, reps);
 
     char device[320] = "";
-    if (!o.verify_dir) {
-        lab_device_open(o.device);
-        lab_device_info info;
-        lab_device_query(o.device, &info);
-        lab_device_describe(&info, device, sizeof device);
-    }
+    if (!o.verify_dir)
+        open_device(o.device, device, sizeof device);
     size_t planned = 0;
     for (size_t i = 0; i < t->n_cases; i++)
         planned += lab_cli_case_selected(&o, t->cases[i].name);
