@@ -59,6 +59,7 @@ void grade_opts_init(struct grade_opts *o)
 /* One compute-sanitizer tool's run, for a thread of its own. */
 struct san_job {
     char *log;
+    char *dump, *report; /* its own, so the run looks like the graded one (san_start) */
     char *argv[17];
     struct run_spec spec;
     struct run_result res;
@@ -338,8 +339,20 @@ static int step_list(struct job *j)
 static int step_run(struct job *j, const char *dump, const char *report)
 {
     struct task_result *r = j->r;
-    char *argv[] = {j->ex_bin, "--seed", j->seed_arg, "--dump", (char *)dump,
-                    "--report", (char *)report, NULL};
+    /* Every case by name: the sanitizer's runs name theirs the same way (san_start). */
+    char **argv = xcalloc(8 + 2 * j->n_cases, sizeof *argv);
+    size_t n = 0;
+    argv[n++] = j->ex_bin;
+    argv[n++] = "--seed";
+    argv[n++] = j->seed_arg;
+    argv[n++] = "--dump";
+    argv[n++] = (char *)dump;
+    argv[n++] = "--report";
+    argv[n++] = (char *)report;
+    for (size_t i = 0; i < j->n_cases; i++) {
+        argv[n++] = "--case";
+        argv[n++] = j->cases[i].name;
+    }
     struct run_spec s;
     spec_init(j, &s, argv, j->o->run_timeout_s);
     s.stdout_path = r->stdout_path;
@@ -348,6 +361,7 @@ static int step_run(struct job *j, const char *dump, const char *report)
     run_sandboxed(&s, &res);
     char how[256];
     run_describe(&s, &res, how, sizeof how);
+    free(argv);
     if (res.end == RUN_EXITED) {
         r->exit_status = res.exit_status;
     } else if (res.end == RUN_SIGNALED) {
@@ -665,9 +679,18 @@ static void san_start(struct job *j)
         char *name = xasprintf("sanitizer-%s.log", tool);
         s->log = work_file(j, name);
         free(name);
+        /* The exercise's options are those of its graded run (step_run), with a dump and a
+         * report of its own: nothing in them tells it that it runs under the tool. */
+        name = xasprintf("sanitizer-%s.dump", tool);
+        s->dump = work_file(j, name);
+        free(name);
+        name = xasprintf("sanitizer-%s.tap", tool);
+        s->report = work_file(j, name);
+        free(name);
         char *const argv[] = {j->san_tool, "--tool", (char *)tool, "--error-exitcode", "99",
-                              "--print-limit", "50", j->ex_bin, "--case", (char *)j->san_small,
-                              "--reps", "1", "--warmup", "0", "--seed", j->seed_arg, NULL};
+                              "--print-limit", "50", j->ex_bin, "--seed", j->seed_arg,
+                              "--dump", s->dump, "--report", s->report,
+                              "--case", (char *)j->san_small, NULL};
         memcpy(s->argv, argv, sizeof argv);
         spec_init(j, &s->spec, s->argv, j->o->sanitize_timeout_s);
         s->spec.stdout_path = s->spec.stderr_path = s->log;
@@ -709,6 +732,8 @@ static int san_finish(struct job *j, int keep)
             }
         }
         free(s->log);
+        free(s->dump);
+        free(s->report);
     }
     free(j->san);
     free(j->san_tool);
