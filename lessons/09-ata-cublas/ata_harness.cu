@@ -14,10 +14,10 @@ static const lab_case cases[] = {
     {"1x300", {1, 300}, 0},      // rank one: C is an outer product
     {"500x1", {500, 1}, 0},      // C is one number, a long sum of squares
     {"97x61", {97, 61}, 0},      // primes
-    {"96x48", {96, 48}, 0},      // the seed's tile edge exactly
+    {"96x48", {96, 48}, 0},      // the report's tile edge exactly
     {"128x128", {128, 128}, 0},
     {"129x127", {129, 127}, 0},  // one past / one short of a power of two
-    {"300x700", {300, 700}, 0},  // wide (the seed's second table): checked by sampling
+    {"300x700", {300, 700}, 0},  // wide (the report's second table): checked by sampling
     {"2049x515", {2049, 515}, 0}, // tall, as in least squares
     {"4096x4096", {4096, 4096}, LAB_CASE_SPEED},
 };
