@@ -1,5 +1,6 @@
-/* grade_job.h — one grading in progress, shared by the step files of grade.c (grade.c, the
- * steps that build, run and verify; grade_san.c, compute-sanitizer). Not for other modules. */
+/* grade_job.h — one grading in progress, shared by the files of its steps: grade.c (the
+ * driver, build, symbols, list, run), grade_check.c (verify, speed) and grade_san.c
+ * (compute-sanitizer). Not for other modules. */
 #ifndef GRADER_GRADE_JOB_H
 #define GRADER_GRADE_JOB_H
 
@@ -61,6 +62,11 @@ void job_fact(struct job *j, enum grader_outcome o, const char *fmt, ...)
 /* The case named, else the first one with flag set; NULL when none. */
 const struct case_result *job_flagged_case(const struct task_result *r, const char *named,
                                            unsigned flag);
+
+/* grade_check.c: the verdict on the dump from a process that runs no student code (1: every
+ * case passed), and the speed case's times against the reference (1: nothing found). */
+int step_verify(struct job *j, const char *dump, const char *report);
+int step_speed(struct job *j);
 
 /* grade_san.c: every sanitizer tool of the task started at once (they overlap the
  * verification); san_finish waits for them and, when keep, records their findings (a
