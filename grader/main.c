@@ -350,8 +350,11 @@ static int write_report(const struct course *course, const struct cli *c)
 /* The course and its session, then the TUI, or grading and the report. */
 static int run_course(const char *root, struct cli *c, struct grader_opts *o)
 {
-    struct course *course = course_load(root);
-    if (course_task_count(course) == 0 && course_error_count(course) == 0) {
+    char *lessons = path_join(root, "lessons");
+    int has_lessons = is_dir(lessons);
+    free(lessons);
+    struct course *course = has_lessons ? course_load(root) : NULL;
+    if (!course || (course_task_count(course) == 0 && course_error_count(course) == 0)) {
         course_free(course);
         return usage_error("--root %s: no course there (no lessons/*/lesson.ini)", root);
     }

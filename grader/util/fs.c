@@ -23,14 +23,16 @@ char *path_join(const char *a, const char *b)
 int mkdir_p(const char *path)
 {
     char *p = xstrdup(path);
+    int parent_err = 0; /* why a missing parent could not be made: the reason to report */
     for (char *s = p + 1; *s; s++)
         if (*s == '/') {
             *s = 0;
-            mkdir(p, 0755);
+            if (mkdir(p, 0755) != 0 && errno != EEXIST && !parent_err)
+                parent_err = errno;
             *s = '/';
         }
     int rc = mkdir(p, 0755) == 0 || (errno == EEXIST && is_dir(p)) ? 0 : -1;
-    int saved = errno;
+    int saved = rc != 0 && errno == ENOENT && parent_err ? parent_err : errno;
     free(p);
     errno = saved;
     return rc;
