@@ -7,8 +7,11 @@
 #
 #   required  libncurses-dev libinih-dev libcjson-dev libcmocka-dev libmd4c-dev libmd4c-html0-dev
 #             (Debian/Ubuntu names; md4c renders the lecture notes: make notes)
-#   optional  gnuplot-nox (figures), tmux (TUI tests), slurm-wlm munge (class-grading tests)
+#   optional  gnuplot-nox (figures), tmux (TUI tests)
+# Never Slurm or munge: they are system services (Debian enables them at boot). Only the class
+# Slurm test installs them, and leaves none enabled (tests/class/test_class_slurm.sh).
 set -u
+case ${1:-} in -h|--help) echo 'usage: tools/install-deps.sh   check the build'\''s libraries; as root install what is missing (LAB_NO_INSTALL=1: check only)'; exit 0 ;; esac
 cc=${CC:-gcc}
 
 have_lib() { # header library-flags...
@@ -32,8 +35,6 @@ have_lib md4c-html.h -lmd4c-html || missing+=(libmd4c-dev libmd4c-html0-dev)
 optional=()
 command -v gnuplot >/dev/null || optional+=(gnuplot-nox)
 command -v tmux >/dev/null    || optional+=(tmux)
-command -v slurmctld >/dev/null || optional+=(slurm-wlm)
-command -v munged >/dev/null  || optional+=(munge)
 
 [ ${#missing[@]} -eq 0 ] && [ ${#optional[@]} -eq 0 ] && exit 0
 

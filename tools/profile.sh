@@ -9,6 +9,7 @@
 # one file per command, named as the notes name them. The sanitizer reports come from a small
 # program with three deliberate bugs, built here from the source below (OUTDIR/buggy.cu).
 set -u
+case ${1:-} in -h|--help) echo 'usage: tools/profile.sh OUTDIR   the notes'\'' profiling and sanitizer commands, outputs to OUTDIR'; exit 0 ;; esac
 cd "$(dirname "$0")/.."
 [ $# -eq 1 ] || { echo "usage: tools/profile.sh OUTDIR" >&2; exit 2; }
 out=$1

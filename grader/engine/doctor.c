@@ -1,6 +1,7 @@
 /* doctor.c — `grader doctor` (doctor.h). Runs only trusted tools, through popen. */
 #include "doctor.h"
 
+#include <dlfcn.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -94,9 +95,30 @@ static int check_nvcc(struct doctor *d)
     return v;
 }
 
+const char *doctor_no_driver(const char *dev_dir)
+{
+    char *ctl = xasprintf("%s/nvidiactl", dev_dir ? dev_dir : "/dev");
+    int has_ctl = access(ctl, F_OK) == 0;
+    free(ctl);
+    if (!has_ctl)
+        return "no NVIDIA driver / no GPU (no /dev/nvidiactl)";
+    void *lib = dlopen("libcuda.so.1", RTLD_LAZY | RTLD_LOCAL);
+    if (!lib)
+        return "no NVIDIA driver / no GPU (libcuda.so.1 is missing)";
+    dlclose(lib);
+    return NULL;
+}
+
 /* Returns the GPU's compute capability as 90 for 9.0, 0 when no GPU answers. */
 static int check_driver_gpu(struct doctor *d, int nvcc_version)
 {
+    const char *none = doctor_no_driver(NULL);
+    if (none) {
+        line(d, "FAIL", "driver / GPU", none,
+             "install the NVIDIA driver, or run on a machine with a GPU (tasks report "
+             "\"skipped\" without one)");
+        return 0;
+    }
     char *smi = capture("nvidia-smi");
     char *q = capture("nvidia-smi --query-gpu=name,compute_cap,driver_version "
                       "--format=csv,noheader");

@@ -8,6 +8,11 @@
  * every check that is not ok. Returns 0 when nothing failed, 1 otherwise. */
 int doctor_run(const char *root, FILE *out);
 
+/* The grader's own probe for a driver, without touching the GPU: NULL when /dev/nvidiactl
+ * exists and libcuda loads, else why not ("no NVIDIA driver / no GPU (...)"). The directory
+ * of the device nodes is dev_dir ("/dev" when NULL; the tests point it elsewhere). */
+const char *doctor_no_driver(const char *dev_dir);
+
 /* "release 13.0, V13.0.48" -> 13.0 as major*1000 + minor*10 (13000); 0 when absent. Also reads
  * nvidia-smi's "CUDA Version: 12.4". Exposed for the unit tests. */
 int doctor_parse_cuda_version(const char *text);

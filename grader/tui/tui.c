@@ -87,7 +87,7 @@ void tui_message(struct tui *ui, enum tui_role role, const char *fmt, ...)
 int tui_grade(struct tui *ui, size_t task, int force)
 {
     const struct task *t = course_task(ui->course, task);
-    if (!force && ui->state && task_result(t) && state_is_fresh(ui->state, t))
+    if (!force && session_is_fresh(ui->session, t))
         return 0;
     return tui_jobs_enqueue(ui->jobs, task);
 }
@@ -314,17 +314,6 @@ static void apply_resize(void)
         resizeterm(ws.ws_row, ws.ws_col);
 }
 
-static int exit_status(const struct course *c)
-{
-    size_t n = course_task_count(c);
-    for (size_t i = 0; i < n; i++) {
-        enum grader_outcome o = task_outcome(course_task(c, i));
-        if (o != OUTCOME_NOT_RUN && o != OUTCOME_PASSED && o != OUTCOME_SKIPPED)
-            return 1;
-    }
-    return 0;
-}
-
 static void loop(struct tui *ui)
 {
     int dirty = 1;
@@ -377,8 +366,9 @@ static void loop(struct tui *ui)
     }
 }
 
-int tui_main(struct course *c, const struct grader_opts *o)
+int tui_main(struct grading_session *s, const struct grader_opts *o)
 {
+    struct course *c = session_course(s);
     if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
         fprintf(stderr, "grader: the interactive screen needs a terminal; use grader --batch\n");
         return 2;
@@ -393,17 +383,11 @@ int tui_main(struct course *c, const struct grader_opts *o)
     ui.hints_shown = calloc(course_task_count(c) + 1, sizeof *ui.hints_shown);
     if (!ui.hints_shown)
         return 2;
-    if (o->state_path) {
-        ui.state = state_load(o->state_path);
-        if (ui.state && !o->force)
-            state_apply(ui.state, c);
-    }
+    ui.session = s;
 
     if (install_signals() != 0) {
         fprintf(stderr, "grader: cannot create a pipe: %s\n", strerror(errno));
         free(ui.hints_shown);
-        if (ui.state)
-            state_free(ui.state);
         return 2;
     }
     SCREEN *scr = newterm(NULL, stdout, stdin);
@@ -412,8 +396,6 @@ int tui_main(struct course *c, const struct grader_opts *o)
         fprintf(stderr, "grader: cannot drive terminal type '%s'; use grader --batch\n",
                 getenv("TERM") ? getenv("TERM") : "(unset)");
         free(ui.hints_shown);
-        if (ui.state)
-            state_free(ui.state);
         return 2;
     }
     set_term(scr);
@@ -436,7 +418,7 @@ int tui_main(struct course *c, const struct grader_opts *o)
                         n > 1 ? "  (more in the list)" : "");
         loop(&ui);
         tui_jobs_stop(ui.jobs);
-        rc = exit_status(c);
+        rc = course_exit_status(c);
     }
     if (ui.watch)
         tui_watch_stop(ui.watch);
@@ -445,8 +427,6 @@ int tui_main(struct course *c, const struct grader_opts *o)
     restore_signals();
     tui_pager_free(&ui.pager);
     free(ui.hints_shown);
-    if (ui.state)
-        state_free(ui.state);
     if (!ui.jobs)
         fprintf(stderr, "grader: cannot start the grading thread\n");
     return rc;

@@ -30,21 +30,6 @@ static const struct key_help keys[] = {
     { "Q  Ctrl-C", "quit from anywhere" },
 };
 
-static const struct {
-    enum grader_outcome o;
-    const char *what;
-} outcomes[] = {
-    { OUTCOME_PASSED, "every case verified, clean under the sanitizers, fast enough" },
-    { OUTCOME_WRONG, "some case's output did not match the reference" },
-    { OUTCOME_TOO_SLOW, "correct, but slower than lesson.ini allows against the reference" },
-    { OUTCOME_SANITIZER, "correct, but compute-sanitizer found an error" },
-    { OUTCOME_BUILD_FAILED, "did not compile, or uses a forbidden library" },
-    { OUTCOME_CUDA_ERROR, "a CUDA call failed (bad launch, illegal address...)" },
-    { OUTCOME_CRASHED, "the program died on a signal" },
-    { OUTCOME_TIMED_OUT, "ran past its time limit and was stopped" },
-    { OUTCOME_SKIPPED, "no usable GPU here: not counted either way" },
-    { OUTCOME_NOT_RUN, "not graded yet, or edited since (*)" },
-};
 
 /* First row shown: help is longer than a small terminal. */
 static int help_top;
@@ -58,7 +43,7 @@ static int row_y(int r)
 
 static int help_rows(void)
 {
-    return 1 + (int)(sizeof keys / sizeof keys[0]) + 2 + (int)(sizeof outcomes / sizeof outcomes[0]);
+    return 1 + (int)(sizeof keys / sizeof keys[0]) + 2 + OUTCOME_COUNT;
 }
 
 void tui_help_draw(struct tui *ui)
@@ -78,13 +63,14 @@ void tui_help_draw(struct tui *ui)
     r++;
     if ((y = row_y(r++)) >= 0)
         tui_put(y, 2, COLS - 4, TUI_C_HEADING, 0, "Outcomes");
-    for (size_t i = 0; i < sizeof outcomes / sizeof outcomes[0]; i++) {
+    /* outcome.h's table, in its order of precedence */
+    for (int i = 0; i < OUTCOME_COUNT; i++) {
         if ((y = row_y(r++)) < 0)
             continue;
-        enum grader_outcome o = outcomes[i].o;
+        enum grader_outcome o = (enum grader_outcome)i;
         tui_put(y, 4, 1, tui_outcome_role(o), 0, tui_outcome_glyph(o, ui->utf8));
         tui_put(y, 6, 18, tui_outcome_role(o), 0, outcome_name(o));
-        tui_put(y, 25, COLS - 26, TUI_C_NORMAL, 0, outcomes[i].what);
+        tui_put(y, 25, COLS - 26, TUI_C_NORMAL, 0, outcome_meaning(o));
     }
 }
 

@@ -279,18 +279,15 @@ size_t tui_jobs_collect(struct tui *ui)
         next = d->next;
         struct task *t = course_task_mut(ui->course, d->task);
         if (d->result) {
-            task_set_result(t, d->result);
+            int saved = session_take(ui->session, t, d->result) == 0 ? 0 : errno;
             n++;
             enum grader_outcome o = task_outcome(t);
             const char *why = result_reason(task_result(t));
             tui_message(ui, tui_outcome_role(o), "%s: %s%s%s", task_id(t), outcome_name(o),
                         why[0] ? ": " : "", why);
-            if (ui->state) {
-                state_record(ui->state, t);
-                if (ui->opts->state_path && state_save(ui->state, ui->opts->state_path) != 0)
-                    tui_message(ui, TUI_C_WRONG, "cannot save progress to %s: %s",
-                                ui->opts->state_path, strerror(errno));
-            }
+            if (saved != 0)
+                tui_message(ui, TUI_C_WRONG, "cannot save progress to %s: %s",
+                            ui->opts->state_path, strerror(saved));
         }
         free(d);
     }

@@ -20,6 +20,7 @@
 #include "grade.h"
 #include "model.h"
 #include "hash.h"
+#include "session.h"
 #include "state.h"
 #include "tui_colors.h"
 
@@ -64,7 +65,7 @@ struct tui_watch;
 struct tui {
     struct course *course;
     const struct grader_opts *opts;
-    struct grader_state *state;
+    struct grading_session *session;
     int color;              /* colors in use (a color terminal and no NO_COLOR) */
     int utf8;               /* the locale encodes UTF-8: block and check-mark glyphs */
 

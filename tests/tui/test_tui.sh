@@ -150,7 +150,7 @@ keys q
 # ------------------------------------------------------------------ help
 keys '?'
 wait_for 'Outcomes' 3 "? opens the help"
-wait_for 'sanitizer finding' 2 "the help explains the outcome words"
+wait_for 'never graded' 2 "the help explains the outcome words"
 keys q
 wait_for 'Progress' 2 "any key leaves the help"
 
