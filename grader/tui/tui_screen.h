@@ -22,6 +22,7 @@
 #include "hash.h"
 #include "state.h"
 #include "tui_colors.h"
+#include "tui_text.h"
 
 /* Below this the screens cannot lay out their columns: the loop shows "terminal too small". */
 #define TUI_MIN_COLS 60
@@ -120,10 +121,6 @@ void tui_watch_toggle(struct tui *ui);
 /* --------------------------------------------------------------- drawing (tui_draw.c) */
 void tui_colors_init(int use_color);
 attr_t tui_attr(enum tui_role r);
-/* Display columns of a UTF-8 string. */
-int tui_width(const char *s);
-/* Bytes of s that fit in cols display columns; *used gets their width (may be NULL). */
-size_t tui_fit(const char *s, int cols, int *used);
 /* Paints s at (y, x) in role r, clipped to maxw columns (an ellipsis marks a cut); returns
  * the columns used. extra is OR-ed into the attribute (A_REVERSE for the selected row). */
 int tui_put(int y, int x, int maxw, enum tui_role r, attr_t extra, const char *s);
@@ -139,9 +136,6 @@ enum tui_role tui_outcome_role(enum grader_outcome o);
 const char *tui_outcome_glyph(enum grader_outcome o, int utf8);
 /* Braille spinner (or |/-\) frame. */
 const char *tui_spinner(unsigned tick, int utf8);
-/* Bytes of s that make the next row of at most cols columns, breaking after a space when
- * one is in reach; *cols_used gets the row's width. Never 0 for a non-empty s. */
-size_t tui_wrap(const char *s, int cols, int *cols_used);
 
 /* --------------------------------------------------------------- grading (tui_jobs.c) */
 struct tui_jobs *tui_jobs_start(struct tui *ui);
