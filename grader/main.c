@@ -268,7 +268,7 @@ static int run_grader(int argc, char **argv)
         state_apply(state, course);
 
 #ifdef HAVE_TUI
-    if (!c.batch && isatty(STDOUT_FILENO) && isatty(STDIN_FILENO)) {
+    if (!c.batch && isatty(STDOUT_FILENO) && isatty(STDIN_FILENO) && tui_usable()) {
         rc = tui_main(course, &o);
         state_free(state);
         free(state_path);

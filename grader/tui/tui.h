@@ -20,4 +20,8 @@
  * (or was skipped), 1 otherwise, 2 when the terminal could not be used. */
 int tui_main(struct course *c, const struct grader_opts *o);
 
+/* 1 when the terminal can carry the screens: TERM set and not "dumb", known to terminfo, with
+ * cursor addressing. The caller prints plain text otherwise, exactly as into a pipe. */
+int tui_usable(void);
+
 #endif /* GRADER_TUI_H */

@@ -145,3 +145,12 @@ const char *tui_spinner(unsigned tick, int utf8)
     static const char *ascii[] = { "|", "/", "-", "\\" };
     return utf8 ? braille[tick % 10] : ascii[tick % 4];
 }
+
+int tui_putn(int y, int x, int maxw, enum tui_role r, attr_t extra, const char *s, size_t len)
+{
+    char buf[2048];
+    size_t n = len < sizeof buf - 1 ? len : sizeof buf - 1;
+    memcpy(buf, s, n);
+    buf[n] = '\0';
+    return tui_put(y, x, maxw, r, extra, buf);
+}
