@@ -367,7 +367,7 @@ static int run_course(const char *root, struct cli *c, struct grader_opts *o)
     struct grading_session *s = rc >= 0 ? NULL
                                         : session_open(course, state_path, !c->batch && !o->force);
 #ifdef HAVE_TUI
-    if (s && !c->batch && isatty(STDOUT_FILENO) && isatty(STDIN_FILENO))
+    if (s && !c->batch && isatty(STDOUT_FILENO) && isatty(STDIN_FILENO) && tui_usable())
         rc = tui_main(s, o);
 #endif
     if (s && rc < 0) {

@@ -109,6 +109,24 @@ const char *doctor_no_driver(const char *dev_dir)
     return NULL;
 }
 
+static const char no_gpu[] = "nvidia-smi finds no GPU";
+
+int doctor_gpu_probe(char *why, size_t size)
+{
+    const char *none = doctor_no_driver(NULL);
+    if (none) {
+        if (size)
+            snprintf(why, size, "%s", none);
+        return 0;
+    }
+    char *names = capture("nvidia-smi -L");
+    int found = names && strstr(names, "GPU") != NULL;
+    free(names);
+    if (size)
+        snprintf(why, size, "%s", found ? "" : no_gpu);
+    return found;
+}
+
 /* Returns the GPU's compute capability as 90 for 9.0, 0 when no GPU answers. */
 static int check_driver_gpu(struct doctor *d, int nvcc_version)
 {
@@ -125,7 +143,7 @@ static int check_driver_gpu(struct doctor *d, int nvcc_version)
     char found[512];
     int cc = 0;
     if (!smi || !q) {
-        line(d, "FAIL", "driver / GPU", "nvidia-smi finds no GPU",
+        line(d, "FAIL", "driver / GPU", no_gpu,
              "install the NVIDIA driver, or run on a machine with a GPU (tasks report "
              "\"skipped\" without one)");
         free(smi);

@@ -21,4 +21,8 @@
  * 2 when the terminal could not be used. */
 int tui_main(struct grading_session *s, const struct grader_opts *o);
 
+/* 1 when the terminal can carry the screens: TERM set and not "dumb", known to terminfo, with
+ * cursor addressing. The caller prints plain text otherwise, exactly as into a pipe. */
+int tui_usable(void);
+
 #endif /* GRADER_TUI_H */

@@ -20,9 +20,11 @@ static const struct key_help keys[] = {
     { "A", "regrade every task" },
     { "x", "cancel the grading in progress and the queue" },
     { "w", "watch mode: saving an exercise file rebuilds and regrades it" },
+    { "e", "open the exercise in your editor ($VISUAL, $EDITOR, else vi)" },
+    { "r", "reset the exercise to its shipped version (asks y/N; yours kept as .bak-<time>)" },
     { "n", "the lesson's notes" },
     { "h", "a hint (again: the next one)" },
-    { "l", "the build log of the last grading" },
+    { "l", "the build log of the last grading (Enter there regrades)" },
     { "o", "what your program printed (never trusted for grading)" },
     { "s", "compute-sanitizer's own report of the last grading" },
     { "/  n  N", "search a pager; next / previous match" },
@@ -30,14 +32,10 @@ static const struct key_help keys[] = {
     { "Q  Ctrl-C", "quit from anywhere" },
 };
 
-
-/* First row shown: help is longer than a small terminal. */
-static int help_top;
-
 /* Paints virtual row r at its screen row when it is in view; returns that row or -1. */
-static int row_y(int r)
+static int row_y(const struct tui *ui, int r)
 {
-    int y = 1 + r - help_top;
+    int y = 1 + r - (int)ui->help_top;
     return y >= 1 && y <= LINES - 2 ? y : -1;
 }
 
@@ -49,23 +47,23 @@ static int help_rows(void)
 void tui_help_draw(struct tui *ui)
 {
     int max_top = help_rows() - (LINES - 2);
-    if (help_top > max_top)
-        help_top = max_top > 0 ? max_top : 0;
+    if ((int)ui->help_top > max_top)
+        ui->help_top = max_top > 0 ? (size_t)max_top : 0;
     int r = 0, y;
-    if ((y = row_y(r++)) >= 0)
+    if ((y = row_y(ui, r++)) >= 0)
         tui_put(y, 2, COLS - 4, TUI_C_HEADING, 0, "Keys");
     for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
-        if ((y = row_y(r++)) < 0)
+        if ((y = row_y(ui, r++)) < 0)
             continue;
         tui_put(y, 4, 16, TUI_C_KEY, 0, keys[i].keys);
         tui_put(y, 22, COLS - 23, TUI_C_NORMAL, 0, keys[i].what);
     }
     r++;
-    if ((y = row_y(r++)) >= 0)
+    if ((y = row_y(ui, r++)) >= 0)
         tui_put(y, 2, COLS - 4, TUI_C_HEADING, 0, "Outcomes");
-    /* outcome.h's table, in its order of precedence */
+    /* Every outcome, in precedence order, with its meaning: all from outcome.h's table. */
     for (int i = 0; i < OUTCOME_COUNT; i++) {
-        if ((y = row_y(r++)) < 0)
+        if ((y = row_y(ui, r++)) < 0)
             continue;
         enum grader_outcome o = (enum grader_outcome)i;
         tui_put(y, 4, 1, tui_outcome_role(o), 0, tui_outcome_glyph(o, ui->utf8));
@@ -80,20 +78,18 @@ enum tui_action tui_help_key(struct tui *ui, int ch)
     case KEY_DOWN:
     case 'j':
     case ' ':
-        help_top++;
+        ui->help_top++;
         return TUI_REDRAW;
     case KEY_UP:
     case 'k':
-        if (help_top > 0)
-            help_top--;
+        ui->help_top -= ui->help_top > 0;
         return TUI_REDRAW;
     case '?':
         return TUI_UNHANDLED; /* the loop's '?' closes help */
     case 'Q':
         return TUI_QUIT;
     default:
-        help_top = 0;
-        tui_pop(ui);
-        return TUI_REDRAW;
+        ui->help_top = 0;
+        return TUI_POP;
     }
 }
