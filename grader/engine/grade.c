@@ -379,6 +379,7 @@ static int step_run(struct job *j, const char *dump, const char *report)
     case RUN_SIGNALED:
     case RUN_FLOODED:
     case RUN_FORKED:
+    case RUN_DISK_FULL:
     case RUN_SPAWN_FAILED:
         r->outcome = OUTCOME_CRASHED;
         result_set_reason(r, "%s", how);
