@@ -17,6 +17,7 @@
 #include "model_impl.h"
 #include "parse.h"
 #include "runner.h"
+#include "sandbox.h"
 #include "hash.h"
 #include "tap.h"
 
@@ -25,7 +26,8 @@
 #define MAX_FINDINGS 20
 #define MAX_FORBIDDEN 10
 #define FLOOD_BYTES ((size_t)64 << 20)
-#define DUMP_FILE_BYTES (8ull << 30)
+#define DUMP_FILE_BYTES (1ull << 30)
+#define SCRATCH_BYTES (4ull << 30)
 #define STUDENT_MAX_PROCS 32
 
 static const char *const step_names[GRADE_STEP_COUNT] = {
@@ -80,7 +82,10 @@ struct job {
     struct list_case *cases;
     size_t n_cases;
     unsigned long long mem_limit;
-    char *dump, *run_tap, *verify_tap; /* under work */
+    char *dump, *run_tap;              /* under scratch: the student's process writes them */
+    char *verify_tap;                  /* under work */
+    char *scratch;                     /* work/scratch: the only place student code may write */
+    struct sandbox sb;
     struct san_job *san;               /* one per tool, while they run */
     size_t n_san;
     char *san_tool;
@@ -175,6 +180,16 @@ static void spec_init(const struct job *j, struct run_spec *s, char *const *argv
     s->cancel = j->o->cancel;
 }
 
+/* Student code: the build of the exercise, its runs, the sanitizers over it. */
+static void spec_student(struct job *j, struct run_spec *s, char *const *argv, double wall)
+{
+    spec_init(j, s, argv, wall);
+    s->cwd = j->scratch;
+    s->sandbox = &j->sb;
+    s->disk_dir = j->scratch;
+    s->disk_bytes = SCRATCH_BYTES;
+}
+
 /* First line of a file that satisfies pred (or the first non-empty line), malloc'd; "" if none. */
 static char *first_line(const char *path, const char *must_contain)
 {
@@ -196,15 +211,26 @@ static char *first_line(const char *path, const char *must_contain)
 }
 
 /* ======================================================================= steps */
-static int step_build(struct job *j)
+/* ARCH as the course's build recorded it (the first word of BUILD/.flags), so that the
+ * sandboxed make, which cannot write there, sees the same flags; "" when there is none. */
+static char *recorded_arch(const struct job *j)
 {
-    struct task_result *r = j->r;
-    char *log = work_file(j, "build.log");
-    set_str(&r->build_log_path, log);
+    char *path = xasprintf("%s/.flags", j->build_abs);
+    char *text = read_text_file(path, 256);
+    free(path);
+    char arch[32] = "";
+    if (text && sscanf(text, "sm_%27[0-9a-z]", arch + 3) == 1)
+        memcpy(arch, "sm_", 3);
+    free(text);
+    return arch[0] ? xasprintf("ARCH=%s", arch) : NULL;
+}
+
+/* make in the course root: target with vars (NULL-terminated), its output to log. */
+static void run_make(struct job *j, const char *log, int student, char *const *vars,
+                     const char *target, struct run_result *res, char *how, size_t how_len)
+{
     const char *build_dir = j->o->build_dir ? j->o->build_dir : "build";
     char *build_var = xasprintf("BUILD=%s", build_dir);
-    char *exer_var = xasprintf("EXERCISES=%s", j->exercises_abs);
-    char *exb_var = xasprintf("EXBUILD=%s", j->exbuild_abs);
     char *argv[12];
     int n = 0;
     argv[n++] = (char *)j->o->make;
@@ -214,49 +240,76 @@ static int step_build(struct job *j)
     argv[n++] = "-j4";
     if (strcmp(build_dir, "build") != 0)
         argv[n++] = build_var;
-    /* Only a copy of exercises/ (class grading) needs the two variables. */
-    if (j->o->exercises_dir)
-        argv[n++] = exer_var;
-    if (j->o->exbuild_dir)
-        argv[n++] = exb_var;
-    argv[n++] = j->ex_target;
-    argv[n++] = j->sol_target;
+    for (char *const *v = vars; *v && n < 10; v++)
+        argv[n++] = *v;
+    argv[n++] = (char *)target;
     argv[n] = NULL;
     struct run_spec s;
-    spec_init(j, &s, argv, j->o->build_timeout_s);
+    if (student)
+        spec_student(j, &s, argv, j->o->build_timeout_s);
+    else
+        spec_init(j, &s, argv, j->o->build_timeout_s);
     s.cwd = j->root;
     s.stdout_path = s.stderr_path = log;
     s.max_procs = 0;
     s.data_bytes = 0;
     s.cpu_s = 0;
+    run_sandboxed(&s, res);
+    run_describe(&s, res, how, how_len);
+    free(build_var);
+}
+
+static void build_failed(struct task_result *r, const struct run_result *res, const char *how)
+{
+    r->outcome = res->end == RUN_CANCELLED ? OUTCOME_NOT_RUN : OUTCOME_BUILD_FAILED;
+    const struct compiler_diag *d = NULL;
+    for (size_t i = 0; i < r->n_diags && !d; i++)
+        if (strstr(r->diags[i].severity, "error"))
+            d = &r->diags[i];
+    if (res->end == RUN_CANCELLED)
+        result_set_reason(r, "cancelled");
+    else if (d && d->file[0])
+        result_set_reason(r, "%s:%d: %s: %s", d->file, d->line, d->severity, d->text);
+    else if (d)
+        result_set_reason(r, "%s: %s", d->severity, d->text);
+    else
+        result_set_reason(r, "make failed (%s): see the build log", how);
+}
+
+/* The trusted part first, outside the sandbox: the reference solution, and with it the
+ * harness, the lesson's objects and the lab library. Then the student's object and binary,
+ * inside it, into the scratch directory, where a write to the course's build fails. */
+static int step_build(struct job *j)
+{
+    struct task_result *r = j->r;
+    char how[256];
     struct run_result res;
-    run_sandboxed(&s, &res);
+    char *log = work_file(j, "build-course.log");
+    char *none[] = {NULL};
+    run_make(j, log, 0, none, j->sol_target, &res, how, sizeof how);
+    if (res.end != RUN_EXITED || res.exit_status != 0 || !file_exists(j->sol_bin)) {
+        set_str(&r->build_log_path, log);
+        r->outcome = res.end == RUN_CANCELLED ? OUTCOME_NOT_RUN : OUTCOME_BUILD_FAILED;
+        result_set_reason(r, res.end == RUN_CANCELLED ? "cancelled"
+                             : "the course's reference solution does not build: see %s", log);
+        free(log);
+        return 0;
+    }
+    free(log);
+    log = work_file(j, "build.log");
+    set_str(&r->build_log_path, log);
+    char *vars[] = {xasprintf("EXERCISES=%s", j->exercises_abs),
+                    xasprintf("EXBUILD=%s", j->scratch), recorded_arch(j), NULL};
+    run_make(j, log, 1, vars, j->ex_target, &res, how, sizeof how);
     char *text = read_text_file(log, LOG_READ_MAX);
     if (text)
         parse_compiler_diags(text, j->root, r, MAX_DIAGS);
     free(text);
-    int ok = res.end == RUN_EXITED && res.exit_status == 0 && file_exists(j->ex_bin) &&
-             file_exists(j->sol_bin);
-    if (!ok) {
-        r->outcome = res.end == RUN_CANCELLED ? OUTCOME_NOT_RUN : OUTCOME_BUILD_FAILED;
-        const struct compiler_diag *d = NULL;
-        for (size_t i = 0; i < r->n_diags && !d; i++)
-            if (strstr(r->diags[i].severity, "error"))
-                d = &r->diags[i];
-        char how[256];
-        run_describe(&s, &res, how, sizeof how);
-        if (res.end == RUN_CANCELLED)
-            result_set_reason(r, "cancelled");
-        else if (d && d->file[0])
-            result_set_reason(r, "%s:%d: %s: %s", d->file, d->line, d->severity, d->text);
-        else if (d)
-            result_set_reason(r, "%s: %s", d->severity, d->text);
-        else
-            result_set_reason(r, "make failed (%s): see the build log", how);
-    }
-    free(build_var);
-    free(exer_var);
-    free(exb_var);
+    int ok = res.end == RUN_EXITED && res.exit_status == 0 && file_exists(j->ex_bin);
+    if (!ok)
+        build_failed(r, &res, how);
+    for (char **v = vars; *v; v++)
+        free(*v);
     free(log);
     return ok;
 }
@@ -341,7 +394,7 @@ static int step_run(struct job *j, const char *dump, const char *report)
     char *argv[] = {j->ex_bin, "--seed", j->seed_arg, "--dump", (char *)dump,
                     "--report", (char *)report, NULL};
     struct run_spec s;
-    spec_init(j, &s, argv, j->o->run_timeout_s);
+    spec_student(j, &s, argv, j->o->run_timeout_s);
     s.stdout_path = r->stdout_path;
     s.stderr_path = r->stderr_path;
     struct run_result res;
@@ -660,6 +713,10 @@ static void san_start(struct job *j)
     if (!j->san_tool || !small)
         return;
     j->san_small = small->name;
+    char *tool_dir = xstrdup(j->san_tool);
+    *strrchr(tool_dir, '/') = 0;
+    sandbox_add_ro(&j->sb, tool_dir);
+    free(tool_dir);
     for (size_t k = 0; k < j->n_san; k++) {
         const char *tool = task_sanitizer(j->t, k);
         struct san_job *s = &j->san[k];
@@ -670,7 +727,7 @@ static void san_start(struct job *j)
                               "--print-limit", "50", j->ex_bin, "--case", (char *)j->san_small,
                               "--reps", "1", "--warmup", "0", "--seed", j->seed_arg, NULL};
         memcpy(s->argv, argv, sizeof argv);
-        spec_init(j, &s->spec, s->argv, j->o->sanitize_timeout_s);
+        spec_student(j, &s->spec, s->argv, j->o->sanitize_timeout_s);
         s->spec.stdout_path = s->spec.stderr_path = s->log;
         s->spec.data_bytes = 0; /* the tool's own memory is not the student's */
         s->spec.cancel = &j->san_cancel;
@@ -749,13 +806,15 @@ static void job_init(struct job *j, const struct task *t, const struct grade_opt
                                         : xasprintf("%s/exercises", j->root);
     j->work = o->work_dir ? xasprintf("%s/%s/%s", o->work_dir, lid, task_name(t))
                           : xasprintf("%s/grader/%s/%s", j->exbuild_abs, lid, task_name(t));
-    j->ex_bin = xasprintf("%s/exercises/%s/%s", j->exbuild_abs, lid, task_name(t));
+    j->scratch = xasprintf("%s/scratch", j->work);
+    /* Built here, the student's binary goes to the scratch; --no-build: where make put it. */
+    const char *exb = o->build ? j->scratch : j->exbuild_abs;
+    j->ex_bin = xasprintf("%s/exercises/%s/%s", exb, lid, task_name(t));
+    j->ex_target = xstrdup(j->ex_bin);
+    j->ex_obj = xasprintf("%s/obj/exercises/%s/%s.o", exb, lid, task_name(t));
     j->sol_bin = xasprintf("%s/solutions/%s/%s", j->build_abs, lid, task_name(t));
     const char *bd = o->build_dir ? o->build_dir : "build";
-    j->ex_target = o->exbuild_dir ? xasprintf("%s/exercises/%s/%s", j->exbuild_abs, lid, task_name(t))
-                                  : xasprintf("%s/exercises/%s/%s", bd, lid, task_name(t));
     j->sol_target = xasprintf("%s/solutions/%s/%s", bd, lid, task_name(t));
-    j->ex_obj = xasprintf("%s/obj/exercises/%s/%s.o", j->exbuild_abs, lid, task_name(t));
     j->ex_src = xasprintf("%s/%s/%s.cu", j->exercises_abs, lid, task_name(t));
     j->r->seed = o->seed_set ? o->seed : fresh_seed();
     j->seed_arg = xasprintf("%llu", (unsigned long long)j->r->seed);
@@ -781,6 +840,8 @@ static void job_free(struct job *j)
     free(j->ex_target);
     free(j->sol_target);
     free(j->ex_src);
+    free(j->scratch);
+    sandbox_free(&j->sb);
     free(j->seed_arg);
     free(j->env_gpu);
     list_cases_free(j->cases, j->n_cases);
@@ -805,11 +866,35 @@ static int do_verify(struct job *j)
 }
 static int do_speed(struct job *j) { return step_speed(j); }
 
+/* What student code sees besides the system and its scratch (sandbox.h): the course's
+ * headers and Makefile, the trusted objects it links against, the exercises it builds.
+ * Not the solutions, not their binaries, not saved progress, not anyone else's files. */
+static void sandbox_view(struct job *j)
+{
+    sandbox_init(&j->sb, j->scratch);
+    static const char *const from_root[] = {"Makefile", "common", "lessons"};
+    static const char *const from_build[] = {".flags", "common", "obj/common", "obj/lessons"};
+    for (size_t i = 0; i < sizeof from_root / sizeof *from_root; i++) {
+        char *p = xasprintf("%s/%s", j->root, from_root[i]);
+        sandbox_add_ro(&j->sb, p);
+        free(p);
+    }
+    for (size_t i = 0; i < sizeof from_build / sizeof *from_build; i++) {
+        char *p = xasprintf("%s/%s", j->build_abs, from_build[i]);
+        sandbox_add_ro(&j->sb, p);
+        free(p);
+    }
+    sandbox_add_ro(&j->sb, j->exercises_abs);
+    if (!j->o->build)
+        sandbox_add_ro(&j->sb, j->ex_bin);
+}
+
 static void run_steps(struct job *j)
 {
     struct task_result *r = j->r;
     nftw(j->work, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
-    char *dump = work_file(j, "dump");
+    sandbox_view(j);
+    char *dump = xasprintf("%s/dump", j->scratch);
     if (mkdir_p(dump) != 0) {
         r->outcome = OUTCOME_BUILD_FAILED;
         result_set_reason(r, "cannot create %s: %s", dump, strerror(errno));
@@ -823,7 +908,7 @@ static void run_steps(struct job *j)
     free(stdout_path);
     free(stderr_path);
     j->dump = dump;
-    j->run_tap = work_file(j, "exercise.tap");
+    j->run_tap = xasprintf("%s/exercise.tap", j->scratch);
     j->verify_tap = work_file(j, "verify.tap");
 
     if (j->o->build) {
@@ -865,6 +950,8 @@ static void run_steps(struct job *j)
 done:
     if (cancelled(j) && r->outcome == OUTCOME_NOT_RUN)
         result_set_reason(r, "cancelled");
+    /* the dumps were read; nothing the student's code wrote stays */
+    nftw(j->scratch, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
     free(dump);
     free(j->run_tap);
     free(j->verify_tap);

@@ -321,8 +321,12 @@ static enum run_end watch(const struct run_spec *s, const struct exec_plan *x, p
     }
 }
 
-static void set_result(struct run_result *res, int st_fd, enum run_end forced, int status)
+static void set_result(struct run_result *res, int st_fd, enum run_end forced, int status,
+                       int sandboxed)
 {
+    /* bwrap exits 128 + N when the program was killed by signal N */
+    int code = WIFEXITED(status) ? WEXITSTATUS(status) : 0;
+    int relayed = sandboxed && code > 128 && code < 128 + NSIG ? code - 128 : 0;
     int child_errno = 0;
     ssize_t got = read(st_fd, &child_errno, sizeof child_errno);
     if (got == (ssize_t)sizeof child_errno) {
@@ -330,9 +334,9 @@ static void set_result(struct run_result *res, int st_fd, enum run_end forced, i
         res->spawn_errno = child_errno;
     } else if (forced != RUN_EXITED) {
         res->end = forced;
-    } else if (WIFSIGNALED(status)) {
+    } else if (WIFSIGNALED(status) || relayed) {
         res->end = RUN_SIGNALED;
-        res->term_signal = WTERMSIG(status);
+        res->term_signal = relayed ? relayed : WTERMSIG(status);
     } else {
         res->end = RUN_EXITED;
         res->exit_status = WEXITSTATUS(status);
@@ -384,7 +388,7 @@ int run_sandboxed(const struct run_spec *s, struct run_result *res)
         res->truncated |= caps[i].truncated;
     }
     if (pid > 0)
-        set_result(res, st_p[0], forced, status);
+        set_result(res, st_p[0], forced, status, x.sb_argv != NULL);
     else {
         res->end = RUN_SPAWN_FAILED;
         res->spawn_errno = fork_errno;
