@@ -12,6 +12,7 @@
 #include "grade.h"
 #include "model.h"
 #include "report.h"
+#include "sandbox.h"
 #include "state.h"
 
 #if __has_include("tui.h")
@@ -42,6 +43,7 @@ static void usage(FILE *out)
           "  --no-build        grade the binaries as built (no make)\n"
           "  --gpu N           CUDA_VISIBLE_DEVICES=N for every child\n"
           "  --timeout S       wall-clock limit of each run of the exercise (default 60)\n"
+          "  --build-timeout S wall-clock limit of each build (default 300)\n"
           "  --mem-limit GIB   RLIMIT_DATA of the exercise (default half the RAM; 0: none)\n"
           "  --exercises DIR   a copy of exercises/ to grade (read only)\n"
           "  --exbuild DIR     scratch build dir for that copy's objects and binaries\n"
@@ -120,6 +122,7 @@ static int parse_args(int argc, char **argv, struct cli *c, struct grader_opts *
         int takes = strcmp(a, "--root") == 0 || strcmp(a, "--format") == 0 ||
                     strcmp(a, "--output") == 0 || strcmp(a, "--seed") == 0 ||
                     strcmp(a, "--gpu") == 0 || strcmp(a, "--timeout") == 0 ||
+                    strcmp(a, "--build-timeout") == 0 ||
                     strcmp(a, "--mem-limit") == 0 ||
                     strcmp(a, "--exercises") == 0 || strcmp(a, "--exbuild") == 0;
         if (takes && !next)
@@ -170,6 +173,10 @@ static int parse_args(int argc, char **argv, struct cli *c, struct grader_opts *
             if (parse_number(argv[++i], &v) != 0 || v <= 0)
                 return usage_error("--timeout wants seconds > 0, not '%s'", argv[i]);
             o->grade.run_timeout_s = v;
+        } else if (strcmp(a, "--build-timeout") == 0) {
+            if (parse_number(argv[++i], &v) != 0 || v <= 0)
+                return usage_error("--build-timeout wants seconds > 0, not '%s'", argv[i]);
+            o->grade.build_timeout_s = v;
         } else if (strcmp(a, "--mem-limit") == 0) {
             if (parse_number(argv[++i], &v) != 0 || v < 0)
                 return usage_error("--mem-limit wants GiB >= 0, not '%s'", argv[i]);
@@ -257,6 +264,8 @@ static int run_grader(int argc, char **argv)
         free(root);
         return rc;
     }
+    if (sandbox_unavailable())
+        fprintf(stderr, "grader: warning: %s\n", sandbox_unavailable());
     struct course *course = course_load(root);
     o.grade.root = course_root(course);
     /* Saved progress belongs to the course's own exercises, not to a copy being graded. */

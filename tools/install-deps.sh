@@ -6,7 +6,8 @@
 # nothing (a machine without a package registry).
 #
 #   required  libncurses-dev libinih-dev libcjson-dev libcmocka-dev libmd4c-dev libmd4c-html0-dev
-#             (Debian/Ubuntu names; md4c renders the lecture notes: make notes)
+#             bubblewrap (Debian/Ubuntu names; md4c renders the lecture notes: make notes;
+#             bubblewrap is the grader's sandbox for student code)
 #   optional  gnuplot-nox (figures), tmux (TUI tests), slurm-wlm munge (class-grading tests)
 set -u
 cc=${CC:-gcc}
@@ -28,6 +29,7 @@ have_lib ini.h -linih        || missing+=(libinih-dev)
 have_lib cjson/cJSON.h -lcjson || missing+=(libcjson-dev)
 have_cmocka               || missing+=(libcmocka-dev)
 have_lib md4c-html.h -lmd4c-html || missing+=(libmd4c-dev libmd4c-html0-dev)
+bwrap --version >/dev/null 2>&1 || missing+=(bubblewrap)
 
 optional=()
 command -v gnuplot >/dev/null || optional+=(gnuplot-nox)
