@@ -252,7 +252,7 @@ static void run_make(struct job *j, const char *log, int student, char *const *v
     s.cwd = j->root;
     s.stdout_path = s.stderr_path = log;
     s.max_procs = 0;
-    s.data_bytes = 0;
+    s.data_bytes = student ? j->mem_limit : 0; /* a compile may not eat the machine either */
     s.cpu_s = 0;
     run_sandboxed(&s, res);
     run_describe(&s, res, how, how_len);

@@ -8,6 +8,7 @@
 #   needs = gpu | none        none: decided before anything runs on a GPU (CI runs it)
 #   why = one line
 #   absent = TEXT             optional: the build log must not contain TEXT
+#   reason = TEXT             optional: the report's reason must contain TEXT
 #   build_timeout = S         optional: the grader's --build-timeout (default 120)
 # In TASK.cu, @ROOT@ becomes the course root and @HOME@ the grader's HOME, so that a case can
 # aim at the real files. A case fails when its outcome is not an expected one, the grader dies,
@@ -17,7 +18,7 @@
 set -u
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 GRADER=$ROOT/build/grader/grader
-CASES=$ROOT/tests/redteam/cases
+CASES=${REDTEAM_CASES:-$ROOT/tests/redteam/cases}
 RUN_TIMEOUT=${REDTEAM_TIMEOUT:-5}
 [ -x "$GRADER" ] || { echo "FAIL: $GRADER is not built (make build/grader/grader)"; exit 1; }
 command -v python3 >/dev/null || { echo "FAIL: python3 is needed to read the reports"; exit 1; }
@@ -56,9 +57,9 @@ marked_procs() {
 # grade_case NAME: one table row; returns 0 pass, 1 fail, 77 skip
 grade_case() {
   local name=$1 dir=$CASES/$1 c=$CASES/$1/case.conf
-  local task expect needs absent btime
+  local task expect needs absent btime reason
   task=$(conf "$c" task); expect=$(conf "$c" expect); needs=$(conf "$c" needs)
-  absent=$(conf "$c" absent); btime=$(conf "$c" build_timeout)
+  absent=$(conf "$c" absent); btime=$(conf "$c" build_timeout); reason=$(conf "$c" reason)
   if [ -z "$task" ] || [ -z "$expect" ] || [ ! -f "$dir/$(basename "$task").cu" ]; then
     printf '%-22s %-28s %-14s %s\n' "$name" "?" "bad case" "case.conf needs task and expect, and TASK.cu"
     return 1
@@ -84,6 +85,11 @@ grade_case() {
   left=$(marked_procs "$work")
   got=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["tasks"][0]["outcome"])' \
         "$work/report.json" 2>/dev/null || echo "none")
+  if [ -n "$reason" ] && ! python3 -c 'import json,sys
+sys.exit(sys.argv[2] not in json.load(open(sys.argv[1]))["tasks"][0]["reason"])' \
+      "$work/report.json" "$reason" 2>/dev/null; then
+    problems+=" the reason lacks '$reason';"
+  fi
   case $rc in 0|1|77) ;; *) problems+=" grader exit $rc;" ;; esac
   [[ "|$expect|" == *"|$got|"* ]] || problems+=" outcome $got;"
   [ "$before" = "$after" ] || problems+=" files changed;"

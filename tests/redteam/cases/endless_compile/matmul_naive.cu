@@ -1,12 +1,11 @@
-// Hostile: a constant the compiler must compute by 2^62 steps.
+// Hostile: a file that includes itself twice at every level, 2^40 inclusions of a few bytes
+// each: the preprocessor would run for days in little memory. The build bound ends it.
+#if __INCLUDE_LEVEL__ < 40
+#include __FILE__
+#include __FILE__
+#endif
+#if __INCLUDE_LEVEL__ == 0
 #include "matmul_naive.h"
-constexpr unsigned long long spin(unsigned long long n)
-{
-    unsigned long long s = 0;
-    for (unsigned long long i = 0; i < n; i++)
-        s = s * 6364136223846793005ull + i;
-    return s;
-}
-static_assert(spin(1ull << 62) != 1, "never decided");
 void matmul_naive(const float *, const float *, float *, int, int, int) {}
 void matmul_naive_host(const float *, const float *, float *, int, int, int) {}
+#endif
