@@ -17,6 +17,7 @@
 #include "model.h"
 #include "report.h"
 #include "session.h"
+#include "sandbox.h"
 #include "state.h"
 #include "util.h"
 
@@ -50,6 +51,7 @@ static void usage(FILE *out)
           "  --no-build        grade the binaries as built (no make)\n"
           "  --gpu N           CUDA_VISIBLE_DEVICES=N for every child\n"
           "  --timeout S       wall-clock limit of each run of the exercise (default 60)\n"
+          "  --build-timeout S wall-clock limit of each build (default 300)\n"
           "  --mem-limit GIB   RLIMIT_DATA of the exercise (default half the RAM; 0: none)\n"
           "  --exercises DIR   a copy of exercises/ to grade (read only)\n"
           "  --exbuild DIR     scratch build dir for that copy (default: a fresh one)\n"
@@ -109,7 +111,7 @@ struct cli {
 enum {
     OPT_BATCH = 256, OPT_ROOT, OPT_FORMAT, OPT_OUTPUT, OPT_SEED, OPT_NO_SANITIZE, OPT_NO_BUILD,
     OPT_GPU, OPT_TIMEOUT, OPT_MEM_LIMIT, OPT_EXERCISES, OPT_EXBUILD, OPT_FORCE, OPT_NO_STATE,
-    OPT_NO_COLOR, OPT_OUTCOMES,
+    OPT_NO_COLOR, OPT_OUTCOMES, OPT_BUILD_TIMEOUT,
 };
 
 static const struct option long_opts[] = {
@@ -122,6 +124,7 @@ static const struct option long_opts[] = {
     {"no-build", no_argument, NULL, OPT_NO_BUILD},
     {"gpu", required_argument, NULL, OPT_GPU},
     {"timeout", required_argument, NULL, OPT_TIMEOUT},
+    {"build-timeout", required_argument, NULL, OPT_BUILD_TIMEOUT},
     {"mem-limit", required_argument, NULL, OPT_MEM_LIMIT},
     {"exercises", required_argument, NULL, OPT_EXERCISES},
     {"exbuild", required_argument, NULL, OPT_EXBUILD},
@@ -174,6 +177,12 @@ static int take_value(int c, const char *v, struct cli *cl, struct grader_opts *
         if (parse_number(v, &x) != 0 || x <= 0 || x > TIMEOUT_MAX_S)
             return usage_error("--timeout wants seconds, more than 0 and at most a week, not '%s'", v);
         o->grade.run_timeout_s = x;
+        return -1;
+    case OPT_BUILD_TIMEOUT:
+        if (parse_number(v, &x) != 0 || x <= 0 || x > TIMEOUT_MAX_S)
+            return usage_error("--build-timeout wants seconds, more than 0 and at most a week, "
+                               "not '%s'", v);
+        o->grade.build_timeout_s = x;
         return -1;
     case OPT_MEM_LIMIT:
         if (parse_number(v, &x) != 0 || x < 0 || x > 1 << 20)
@@ -353,6 +362,8 @@ static int run_course(const char *root, struct cli *c, struct grader_opts *o)
     char *lessons = path_join(root, "lessons");
     int has_lessons = is_dir(lessons);
     free(lessons);
+    if (sandbox_unavailable())
+        fprintf(stderr, "grader: warning: %s\n", sandbox_unavailable());
     struct course *course = has_lessons ? course_load(root) : NULL;
     if (!course || (course_task_count(course) == 0 && course_error_count(course) == 0)) {
         course_free(course);

@@ -6,8 +6,8 @@
 # nothing (a machine without a package registry).
 #
 #   required  libncurses-dev libinih-dev libcjson-dev libcmocka-dev libmd4c-dev libmd4c-html0-dev
-#             (Debian/Ubuntu names; md4c renders the lecture notes: in the grader's pager,
-#             and as HTML with make notes)
+#             bubblewrap (Debian/Ubuntu names; md4c renders the lecture notes in the grader's
+#             pager and as HTML with make notes; bubblewrap is the grader's sandbox)
 #   optional  gnuplot-nox (figures), tmux (TUI tests)
 # Never Slurm or munge: they are system services (Debian enables them at boot). Only the class
 # Slurm test installs them, and leaves none enabled (tests/class/test_class_slurm.sh).
@@ -33,6 +33,7 @@ have_lib cjson/cJSON.h -lcjson || missing+=(libcjson-dev)
 have_cmocka               || missing+=(libcmocka-dev)
 have_lib md4c.h -lmd4c       || missing+=(libmd4c-dev)        # the notes in the grader's pager
 have_lib md4c-html.h -lmd4c-html || missing+=(libmd4c-dev libmd4c-html0-dev)
+bwrap --version >/dev/null 2>&1 || missing+=(bubblewrap)
 
 optional=()
 command -v gnuplot >/dev/null || optional+=(gnuplot-nox)

@@ -34,6 +34,7 @@
 #include "report.h"
 #include "result_json.h"
 #include "session.h"
+#include "sandbox.h"
 #include "slurm.h"
 
 #define MAX_GPUS 64
@@ -50,6 +51,7 @@ struct class_opts {
     int force;
     int keep_work;
     int course_build;          /* build the course once before the students */
+    int no_sandbox;            /* grade even where student code cannot be sandboxed */
     uint64_t seed;
     int sanitize;
     double run_timeout, build_timeout;
@@ -358,30 +360,6 @@ static int build_course(const struct class_opts *o, const struct course *c)
     return rc;
 }
 
-/* A student's exercises, all at once on every core, before grading them one by one: each
- * task's own build step then finds its binary up to date (or, when it failed here, builds
- * it again alone so that its log holds only that task's errors). */
-static void prebuild_student(const struct class_opts *o, const struct course *c, const char *exdir,
-                             const char *exbuild)
-{
-    size_t n = course_task_count(c), k = 0;
-    char **words = calloc(n + 3, sizeof *words), *log = NULL;
-    if (!words || asprintf(&log, "%s/prebuild.log", exbuild) < 0 ||
-        asprintf(&words[k++], "BUILD=%s", o->build_dir) < 0 ||
-        asprintf(&words[k++], "EXERCISES=%s", exdir) < 0 ||
-        asprintf(&words[k++], "EXBUILD=%s", exbuild) < 0) {
-        free_words(words, k);
-        free(log);
-        return;
-    }
-    for (size_t i = 0; i < n; i++)
-        if (asprintf(&words[k], "%s/exercises/%s", exbuild, task_id(course_task(c, i))) >= 0)
-            k++;
-    run_make(o->root, words, k, log); /* a failure is the task's own build step's to report */
-    free_words(words, k);
-    free(log);
-}
-
 /* ---------------------------------------------------------------- one student */
 /* The student's name as a path component make and shells take as one word: unsafe bytes
  * become '_' and a short hash of the real name keeps "a b" and "a_b" apart. */
@@ -501,7 +479,6 @@ static int grade_student(const struct class_opts *o, const struct course *c, con
     s.seed = g.seed;
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
-    prebuild_student(o, c, exdir, exbuild);
     int rc = 0;
     for (size_t i = 0; i < course_task_count(c) && rc == 0; i++) {
         const struct task *t = course_task(c, i);
@@ -615,13 +592,6 @@ static int write_book(const struct course *c, const char *class_dir, const struc
 }
 
 /* ---------------------------------------------------------------- the local pool */
-static double now_s(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
 static void print_done(const struct class_opts *o, const char *name, size_t k, size_t n,
                        int gpu, double secs)
 {
@@ -748,6 +718,7 @@ static void usage(FILE *f)
         "  --only NAME        grade only this student (repeatable)\n"
         "  --keep-work        keep the scratch builds\n"
         "  --no-course-build  the course is built already: do not run make for it first\n"
+        "  --no-sandbox       grade even where bubblewrap cannot sandbox student code\n"
         "\n"
         "  --slurm            submit an sbatch job array instead of grading here\n"
         "  --chunk N          students per array task (default 1)\n"
@@ -838,6 +809,7 @@ static int parse_args(int argc, char **argv, struct class_opts *o, int collect)
         else if (OPT("--force")) { o->force = 1; takes = 0; }
         else if (OPT("--keep-work")) { o->keep_work = 1; takes = 0; }
         else if (OPT("--no-course-build")) { o->course_build = 0; takes = 0; }
+        else if (OPT("--no-sandbox")) { o->no_sandbox = 1; takes = 0; }
         else if (OPT("--array-task")) { o->array_task = 1; takes = 0; }
         else if (OPT("--only")) {
             bad = !v || o->n_only == MAX_ONLY;
@@ -1304,6 +1276,11 @@ int class_main(int argc, char **argv)
     int rc = parse_args(argc, argv, &cr.o, 0);
     if (rc != 0)
         return rc == 1 ? 0 : 2;
+    if (sandbox_unavailable() && !cr.o.no_sandbox) {
+        fprintf(stderr, "grader class: refusing to grade: %s (--no-sandbox grades anyway)\n",
+                sandbox_unavailable());
+        return 1;
+    }
     install_signals();
     rc = class_setup(&cr);
     if (rc != 0)

@@ -9,6 +9,7 @@
 
 #include "model_impl.h"
 #include "parse.h"
+#include "sandbox.h"
 
 /* The course is written to CUDA 13; 12.x still builds it. */
 #define CUDA_MIN 12000
@@ -250,6 +251,15 @@ static void check_tools(struct doctor *d)
     }
 }
 
+/* Student code runs in a bubblewrap sandbox; without one it runs as the grader's user. */
+static void check_sandbox(struct doctor *d)
+{
+    const char *why = sandbox_unavailable();
+    line(d, why ? "FAIL" : "ok", "sandbox", why ? why : sandbox_bwrap(),
+         "install bubblewrap (apt-get install bubblewrap) and allow unprivileged user "
+         "namespaces (sysctl kernel.unprivileged_userns_clone=1), or run as root");
+}
+
 static void check_terminal(struct doctor *d)
 {
     const char *term = getenv("TERM");
@@ -277,6 +287,7 @@ int doctor_run(const char *root, FILE *out)
     check_arch(&d, root, cc);
     check_sanitizer(&d);
     check_tools(&d);
+    check_sandbox(&d);
     check_terminal(&d);
     fprintf(out, d.failed ? "some checks failed: see the fix lines\n" : "ready\n");
     return d.failed;

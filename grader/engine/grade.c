@@ -14,12 +14,14 @@
 #include "doctor.h"
 #include "grade_job.h"
 #include "hash.h"
+#include "sandbox.h"
 #include "tap.h"
 
 #define MAX_DIAGS 50
 #define MAX_FORBIDDEN 10
 #define FLOOD_BYTES ((size_t)64 << 20)
-#define DUMP_FILE_BYTES (8ull << 30)
+#define DUMP_FILE_BYTES (1ull << 30)
+#define SCRATCH_BYTES (4ull << 30)
 #define STUDENT_MAX_PROCS 32
 
 static const char *const step_names[GRADE_STEP_COUNT] = {
@@ -105,6 +107,16 @@ void job_spec_init(const struct job *j, struct run_spec *s, char *const *argv, d
     s->cancel = j->o->cancel;
 }
 
+/* Student code: the build of the exercise, its runs, the sanitizers over it. */
+void job_spec_student(struct job *j, struct run_spec *s, char *const *argv, double wall)
+{
+    job_spec_init(j, s, argv, wall);
+    s->cwd = j->scratch;
+    s->sandbox = &j->sb;
+    s->disk_dir = j->scratch;
+    s->disk_bytes = SCRATCH_BYTES;
+}
+
 /* First line of a file that satisfies pred (or the first non-empty line), malloc'd; "" if none. */
 static char *first_line(const char *path, const char *must_contain)
 {
@@ -126,15 +138,26 @@ static char *first_line(const char *path, const char *must_contain)
 }
 
 /* ======================================================================= steps */
-static int step_build(struct job *j)
+/* ARCH as the course's build recorded it (the first word of BUILD/.flags), so that the
+ * sandboxed make, which cannot write there, sees the same flags; NULL when there is none. */
+static char *recorded_arch(const struct job *j)
 {
-    struct task_result *r = j->r;
-    char *log = job_work_file(j, "build.log");
-    set_str(&r->build_log_path, log);
+    char *path = xasprintf("%s/.flags", j->build_abs);
+    char *text = read_text_file(path, 256);
+    free(path);
+    char arch[32] = "";
+    if (text && sscanf(text, "sm_%27[0-9a-z]", arch + 3) == 1)
+        memcpy(arch, "sm_", 3);
+    free(text);
+    return arch[0] ? xasprintf("ARCH=%s", arch) : NULL;
+}
+
+/* make in the course root: target with vars (NULL-terminated), its output to log. */
+static void run_make(struct job *j, const char *log, int student, char *const *vars,
+                     const char *target, struct run_result *res, char *how, size_t how_len)
+{
     const char *build_dir = j->o->build_dir ? j->o->build_dir : "build";
     char *build_var = xasprintf("BUILD=%s", build_dir);
-    char *exer_var = xasprintf("EXERCISES=%s", j->exercises_abs);
-    char *exb_var = xasprintf("EXBUILD=%s", j->exbuild_abs);
     char *argv[12];
     int n = 0;
     argv[n++] = (char *)j->o->make;
@@ -144,47 +167,75 @@ static int step_build(struct job *j)
     argv[n++] = "-j4";
     if (strcmp(build_dir, "build") != 0)
         argv[n++] = build_var;
-    /* Only a copy of exercises/ (class grading) needs the two variables. */
-    if (j->o->exercises_dir)
-        argv[n++] = exer_var;
-    if (j->o->exbuild_dir)
-        argv[n++] = exb_var;
-    argv[n++] = j->ex_target;
-    argv[n++] = j->sol_target;
+    for (char *const *v = vars; *v && n < 10; v++)
+        argv[n++] = *v;
+    argv[n++] = (char *)target;
     argv[n] = NULL;
     struct run_spec s;
-    job_spec_init(j, &s, argv, j->o->build_timeout_s);
+    if (student)
+        job_spec_student(j, &s, argv, j->o->build_timeout_s);
+    else
+        job_spec_init(j, &s, argv, j->o->build_timeout_s);
     s.cwd = j->root;
     s.stdout_path = s.stderr_path = log;
     s.max_procs = 0;
-    s.data_bytes = 0;
+    s.data_bytes = student ? j->mem_limit : 0; /* a compile may not eat the machine either */
     s.cpu_s = 0;
+    run_sandboxed(&s, res);
+    run_describe(&s, res, how, how_len);
+    free(build_var);
+}
+
+static void build_failed(struct job *j, const char *how)
+{
+    struct task_result *r = j->r;
+    const struct compiler_diag *d = NULL;
+    for (size_t i = 0; i < r->n_diags && !d; i++)
+        if (strstr(r->diags[i].severity, "error"))
+            d = &r->diags[i];
+    if (d && d->file[0])
+        job_fact(j, OUTCOME_BUILD_FAILED, "%s:%d: %s: %s", d->file, d->line, d->severity,
+                 d->text);
+    else if (d)
+        job_fact(j, OUTCOME_BUILD_FAILED, "%s: %s", d->severity, d->text);
+    else
+        job_fact(j, OUTCOME_BUILD_FAILED, "make failed (%s): see the build log", how);
+}
+
+/* The trusted part first, outside the sandbox: the reference solution, and with it the
+ * harness, the lesson's objects and the lab library. Then the student's object and binary,
+ * inside it, into the scratch directory, where a write to the course's build fails. */
+static int step_build(struct job *j)
+{
+    struct task_result *r = j->r;
+    char how[256];
     struct run_result res;
-    run_sandboxed(&s, &res);
+    char *log = job_work_file(j, "build-course.log");
+    char *none[] = {NULL};
+    run_make(j, log, 0, none, j->sol_target, &res, how, sizeof how);
+    if (res.end != RUN_EXITED || res.exit_status != 0 || !is_file(j->sol_bin)) {
+        set_str(&r->build_log_path, log);
+        if (res.end != RUN_CANCELLED)
+            job_fact(j, OUTCOME_BUILD_FAILED,
+                     "the course's reference solution does not build: see %s", log);
+        free(log);
+        return 0;
+    }
+    free(log);
+    log = job_work_file(j, "build.log");
+    set_str(&r->build_log_path, log);
+    char *vars[] = {xasprintf("EXERCISES=%s", j->exercises_abs),
+                    xasprintf("EXBUILD=%s", j->scratch), recorded_arch(j), NULL};
+    run_make(j, log, 1, vars, j->ex_target, &res, how, sizeof how);
     char *text = read_text_file(log, LOG_READ_MAX);
     if (text)
         parse_compiler_diags(text, j->root, r, MAX_DIAGS);
     free(text);
-    int ok = res.end == RUN_EXITED && res.exit_status == 0 && is_file(j->ex_bin) &&
-             is_file(j->sol_bin);
-    if (!ok && res.end != RUN_CANCELLED) {
-        const struct compiler_diag *d = NULL;
-        for (size_t i = 0; i < r->n_diags && !d; i++)
-            if (strstr(r->diags[i].severity, "error"))
-                d = &r->diags[i];
-        char how[256];
-        run_describe(&s, &res, how, sizeof how);
-        if (d && d->file[0])
-            job_fact(j, OUTCOME_BUILD_FAILED, "%s:%d: %s: %s", d->file, d->line, d->severity,
-                     d->text);
-        else if (d)
-            job_fact(j, OUTCOME_BUILD_FAILED, "%s: %s", d->severity, d->text);
-        else
-            job_fact(j, OUTCOME_BUILD_FAILED, "make failed (%s): see the build log", how);
-    }
-    free(build_var);
-    free(exer_var);
-    free(exb_var);
+    int ok = res.end == RUN_EXITED && res.exit_status == 0 && is_file(j->ex_bin);
+    if (!ok && res.end != RUN_CANCELLED)
+        build_failed(j, how);
+    for (char **v = vars; *v; v++)
+        free(*v);
     free(log);
     return ok;
 }
@@ -280,7 +331,7 @@ static int step_run(struct job *j, const char *dump, const char *report)
         argv[n++] = j->cases[i].name;
     }
     struct run_spec s;
-    job_spec_init(j, &s, argv, j->o->run_timeout_s);
+    job_spec_student(j, &s, argv, j->o->run_timeout_s);
     s.stdout_path = r->stdout_path;
     s.stderr_path = r->stderr_path;
     struct run_result res;
@@ -316,6 +367,7 @@ static int step_run(struct job *j, const char *dump, const char *report)
     case RUN_SIGNALED:
     case RUN_FLOODED:
     case RUN_FORKED:
+    case RUN_DISK_FULL:
     case RUN_SPAWN_FAILED:
         job_fact(j, OUTCOME_CRASHED, "%s", how);
         return 1;
@@ -365,13 +417,15 @@ static void job_init(struct job *j, const struct task *t, const struct grade_opt
                                         : xasprintf("%s/exercises", j->root);
     j->work = o->work_dir ? xasprintf("%s/%s/%s", o->work_dir, lid, task_name(t))
                           : xasprintf("%s/grader/%s/%s", j->exbuild_abs, lid, task_name(t));
-    j->ex_bin = xasprintf("%s/exercises/%s/%s", j->exbuild_abs, lid, task_name(t));
+    j->scratch = xasprintf("%s/scratch", j->work);
+    /* Built here, the student's binary goes to the scratch; --no-build: where make put it. */
+    const char *exb = o->build ? j->scratch : j->exbuild_abs;
+    j->ex_bin = xasprintf("%s/exercises/%s/%s", exb, lid, task_name(t));
+    j->ex_target = xstrdup(j->ex_bin);
+    j->ex_obj = xasprintf("%s/obj/exercises/%s/%s.o", exb, lid, task_name(t));
     j->sol_bin = xasprintf("%s/solutions/%s/%s", j->build_abs, lid, task_name(t));
     const char *bd = o->build_dir ? o->build_dir : "build";
-    j->ex_target = o->exbuild_dir ? xasprintf("%s/exercises/%s/%s", j->exbuild_abs, lid, task_name(t))
-                                  : xasprintf("%s/exercises/%s/%s", bd, lid, task_name(t));
     j->sol_target = xasprintf("%s/solutions/%s/%s", bd, lid, task_name(t));
-    j->ex_obj = xasprintf("%s/obj/exercises/%s/%s.o", j->exbuild_abs, lid, task_name(t));
     j->ex_src = xasprintf("%s/%s/%s.cu", j->exercises_abs, lid, task_name(t));
     j->r->seed = o->seed_set ? o->seed : fresh_seed();
     j->seed_arg = xasprintf("%llu", (unsigned long long)j->r->seed);
@@ -397,6 +451,8 @@ static void job_free(struct job *j)
     free(j->ex_target);
     free(j->sol_target);
     free(j->ex_src);
+    free(j->scratch);
+    sandbox_free(&j->sb);
     free(j->seed_arg);
     free(j->env_gpu);
     free(j->dump);
@@ -445,15 +501,15 @@ static int make_work_dir(struct job *j)
     free(parent);
     if (rc != 0)
         return -1;
-    j->dump = job_work_file(j, "dump");
-    j->run_tap = job_work_file(j, "exercise.tap");
+    j->dump = xasprintf("%s/dump", j->scratch);
+    j->run_tap = xasprintf("%s/exercise.tap", j->scratch);
     j->verify_tap = job_work_file(j, "verify.tap");
     char *out = job_work_file(j, "exercise.stdout"), *err_path = job_work_file(j, "exercise.stderr");
     set_str(&j->r->stdout_path, out);
     set_str(&j->r->stderr_path, err_path);
     free(out);
     free(err_path);
-    if (mkdir(j->dump, 0700) == 0)
+    if (mkdir(j->scratch, 0700) == 0 && mkdir(j->dump, 0700) == 0)
         return 0;
     job_fact(j, OUTCOME_NOT_RUN, "grader error: cannot write %s: %s", j->work, strerror(errno));
     return -1;
@@ -481,10 +537,37 @@ static int build_or_check(struct job *j)
     return 0;
 }
 
+/* What student code sees besides the system and its scratch (sandbox.h): the course's
+ * headers and Makefile, the trusted objects it links against, the exercises it builds.
+ * Not the solutions, not their binaries, not saved progress, not anyone else's files. */
+static void sandbox_view(struct job *j)
+{
+    sandbox_init(&j->sb, j->scratch);
+    static const char *const from_root[] = {"Makefile", "common", "lessons"};
+    static const char *const from_build[] = {".flags", "common", "obj/common", "obj/lessons",
+                                             "obj-ex"};
+    for (size_t i = 0; i < sizeof from_root / sizeof *from_root; i++) {
+        char *p = path_join(j->root, from_root[i]);
+        sandbox_add_ro(&j->sb, p);
+        free(p);
+    }
+    for (size_t i = 0; i < sizeof from_build / sizeof *from_build; i++) {
+        char *p = path_join(j->build_abs, from_build[i]);
+        sandbox_add_ro(&j->sb, p);
+        free(p);
+    }
+    sandbox_add_ro(&j->sb, j->exercises_abs);
+    if (!j->o->build)
+        sandbox_add_ro(&j->sb, j->ex_bin);
+}
+
 /* One step after another, each recording its facts; a step that returns 0 ends the grading. */
 static void run_steps(struct job *j)
 {
-    if (make_work_dir(j) != 0 || !build_or_check(j))
+    if (make_work_dir(j) != 0)
+        return;
+    sandbox_view(j);
+    if (!build_or_check(j))
         return;
     job_progress(j, GRADE_STEP_SYMBOLS, NULL);
     if (job_cancelled(j) || !timed(j, GRADE_STEP_SYMBOLS, do_symbols))
@@ -521,6 +604,8 @@ struct task_result *grade_task(const struct task *t, const struct grade_opts *o)
     if (hash_file_hex(j.ex_src, hash) == 0)
         set_str(&j.r->exercise_hash, hash);
     run_steps(&j);
+    /* the dumps were read; nothing the student's code wrote stays */
+    remove_tree(j.scratch);
     struct task_result *r = j.r;
     r->duration_s = now_s() - t0;
     outcome_decide(r, &j.facts, job_cancelled(&j));

@@ -12,6 +12,7 @@
 #include "model_impl.h"
 #include "parse.h"
 #include "runner.h"
+#include "sandbox.h"
 
 #define LOG_READ_MAX ((size_t)4 << 20)
 #define MAX_FINDINGS 20
@@ -41,7 +42,10 @@ struct job {
     struct list_case *cases;
     size_t n_cases;
     unsigned long long mem_limit;
-    char *dump, *run_tap, *verify_tap; /* under work */
+    char *dump, *run_tap;              /* under scratch: the student's process writes them */
+    char *verify_tap;                  /* under work */
+    char *scratch;                     /* work/scratch: the only place student code may write */
+    struct sandbox sb;
     struct san_job *san;               /* one per tool, while they run */
     size_t n_san;
     char *san_tool;
@@ -57,6 +61,8 @@ void job_progress(const struct job *j, enum grade_step s, const char *detail);
 int job_cancelled(const struct job *j);
 /* Student code, the verifier and the tools: all run through the same bounds. */
 void job_spec_init(const struct job *j, struct run_spec *s, char *const *argv, double wall);
+/* The same for student code: sandboxed, in the scratch, with its disk bound. */
+void job_spec_student(struct job *j, struct run_spec *s, char *const *argv, double wall);
 /* Records a fact of the grading (decide.h): the outcome it stands for and its reason. */
 void job_fact(struct job *j, enum grader_outcome o, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));

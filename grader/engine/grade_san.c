@@ -105,6 +105,10 @@ void san_start(struct job *j)
     if (!j->san_tool || !small)
         return;
     j->san_small = small->name;
+    char *tool_dir = xstrdup(j->san_tool);
+    *strrchr(tool_dir, '/') = 0;
+    sandbox_add_ro(&j->sb, tool_dir);
+    free(tool_dir);
     for (size_t k = 0; k < j->n_san; k++) {
         const char *tool = task_sanitizer(j->t, k);
         struct san_job *s = &j->san[k];
@@ -124,7 +128,7 @@ void san_start(struct job *j)
                               "--dump", s->dump, "--report", s->report,
                               "--case", (char *)j->san_small, NULL};
         memcpy(s->argv, argv, sizeof argv);
-        job_spec_init(j, &s->spec, s->argv, j->o->sanitize_timeout_s);
+        job_spec_student(j, &s->spec, s->argv, j->o->sanitize_timeout_s);
         s->spec.stdout_path = s->spec.stderr_path = s->log;
         s->spec.data_bytes = 0; /* the tool's own memory is not the student's */
         s->spec.cancel = &j->san_cancel;
