@@ -23,18 +23,18 @@ assert d["tasks"][0]["outcome"] == "passed", (d["tasks"][0]["outcome"], d["tasks
   && ok "the course's own exercise binary is untouched" || bad "the copy was built into the course's build"
 
 # ---- Ctrl-C on --batch: the student's program dies with the grader, which exits 130
-hang_bin="$course/build/exercises/02-faults/hang"
+hang_bin="[^ ]*/scratch/exercises/02-faults/hang"   # built into the grading's scratch
 "$GRADER" --batch --root "$course" --no-sanitize --timeout 60 hang >"$TEST_TMP/int.out" 2>&1 &
 gpid=$!
-for _ in $(seq 100); do pgrep -f "^$hang_bin" >/dev/null && break; sleep 0.1; done
-pgrep -f "^$hang_bin" >/dev/null && ok "the hanging exercise runs" || bad "the hanging exercise never started"
+for _ in $(seq 100); do pgrep -f "^$hang_bin( |$)" >/dev/null && break; sleep 0.1; done
+pgrep -f "^$hang_bin( |$)" >/dev/null && ok "the hanging exercise runs" || bad "the hanging exercise never started"
 kill -INT "$gpid"
 for _ in $(seq 100); do kill -0 "$gpid" 2>/dev/null || break; sleep 0.1; done
 if kill -0 "$gpid" 2>/dev/null; then bad "the grader still runs 10 s after SIGINT"; kill -KILL "$gpid"; fi
 wait "$gpid"; rc=$?
 [ $rc -eq 130 ] && ok "SIGINT: the grader exits 130" || bad "SIGINT: exit $rc, expected 130"
 sleep 0.5
-if pgrep -f "^$hang_bin" >/dev/null; then bad "the student's program survived the grader"; pkill -KILL -f "^$hang_bin"
+if pgrep -f "^$hang_bin( |$)" >/dev/null; then bad "the student's program survived the grader"; pkill -KILL -f "^$hang_bin"
 else ok "SIGINT: no process of the student's program is left"; fi
 
 # ---- a broken lesson.ini is exit 1 even when every graded task was skipped (no GPU)
