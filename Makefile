@@ -52,7 +52,7 @@ NVCCFLAGS := -std=c++17 -O3 -g -lineinfo $(GENCODE) $(INCLUDES) \
 LDCUDA    := -L$(CUDA_HOME)/lib64 -lcublas -lcudart -lpthread
 # ncursesw and tinfo by their runtime names: Debian's libncursesw.so is a linker script that
 # can pair one installation's libncursesw with another's libtinfo.
-LDLIBS_GRADER := -l:libncursesw.so.6 -l:libtinfo.so.6 -linih -lcjson -lm -lpthread
+LDLIBS_GRADER := -l:libncursesw.so.6 -l:libtinfo.so.6 -linih -lcjson -lmd4c -lm -lpthread
 
 ifneq ($(V),1)
 Q := @
@@ -81,6 +81,16 @@ $(BUILD)/obj/%.o: %.c $(FLAGS_FILE)
 	@mkdir -p $(@D)
 	$(call quiet,CC,$<)$(CC) $(CFLAGS) $(LESSON_INC) $(EXTRA_CFLAGS) -MMD -MP -c $< -o $@
 
+# An exercise's harness and lesson support, built without the CPU computations of the answer
+# (LAB_EXERCISE_BUILD: lab_task's reference is NULL): the student's code has none to call.
+$(BUILD)/obj-ex/%.o: %.cu $(FLAGS_FILE)
+	@mkdir -p $(@D)
+	$(call quiet,NVCC,$<)$(NVCC) $(NVCCFLAGS) -DLAB_EXERCISE_BUILD $(LESSON_INC) $(EXTRA_NVCCFLAGS) -MMD -MP -c $< -o $@
+
+$(BUILD)/obj-ex/%.o: %.c $(FLAGS_FILE)
+	@mkdir -p $(@D)
+	$(call quiet,CC,$<)$(CC) $(CFLAGS) -DLAB_EXERCISE_BUILD $(LESSON_INC) $(EXTRA_CFLAGS) -MMD -MP -c $< -o $@
+
 # ---------------------------------------------------------------- the lab library
 COMMON_C   := $(wildcard common/*.c)
 COMMON_CU  := $(wildcard common/*.cu)
@@ -97,6 +107,12 @@ $(LIBLAB_HOST): $(patsubst %,$(BUILD)/obj/%.o,$(basename $(COMMON_C)))
 	@mkdir -p $(@D)
 	$(call quiet,AR,$@)rm -f $@; ar rcs $@ $^
 
+# The library an exercise links: the same without the CPU's matrix product.
+LIBLAB_EX  := $(BUILD)/common/liblab_ex.a
+$(LIBLAB_EX): $(filter-out $(BUILD)/obj/common/gemm_ref.o,$(COMMON_OBJ))
+	@mkdir -p $(@D)
+	$(call quiet,AR,$@)rm -f $@; ar rcs $@ $^
+
 # ---------------------------------------------------------------- lessons, demos, tasks
 LESSONS   := $(patsubst lessons/%/,%,$(sort $(dir $(wildcard lessons/*/lesson.ini lessons/*/demo.cu lessons/*/*_harness.cu))))
 HARNESSES := $(wildcard lessons/*/*_harness.cu)
@@ -106,28 +122,33 @@ TASK_BINS := $(foreach t,$(TASKS),$(EXBUILD)/exercises/$(t) $(BUILD)/solutions/$
 
 -include $(wildcard lessons/*/lesson.mk)
 
-# support objects of lesson $(1)
-lesson_support = $(patsubst %,$(BUILD)/obj/%.o,$(basename $(filter-out lessons/$(1)/demo.cu %_harness.cu, \
+# support objects of lesson $(1); $(2) = obj or obj-ex (an exercise's)
+lesson_support = $(patsubst %,$(BUILD)/$(or $(2),obj)/%.o,$(basename $(filter-out lessons/$(1)/demo.cu %_harness.cu, \
                    $(wildcard lessons/$(1)/*.cu lessons/$(1)/*.c))))
 
 define LESSON_RULES
-$(BUILD)/obj/lessons/$(1)/%.o $(EXBUILD)/obj/exercises/$(1)/%.o $(BUILD)/obj/solutions/$(1)/%.o: \
-    LESSON_INC := -Ilessons/$(1)
+$(BUILD)/obj/lessons/$(1)/%.o $(BUILD)/obj-ex/lessons/$(1)/%.o $(EXBUILD)/obj/exercises/$(1)/%.o \
+$(BUILD)/obj/solutions/$(1)/%.o: LESSON_INC := -Ilessons/$(1)
 $(BUILD)/lessons/$(1)/demo: $(BUILD)/obj/lessons/$(1)/demo.o $(call lesson_support,$(1)) $(LIBLAB)
 	@mkdir -p $$(@D)
 	$$(call quiet,LINK,$$@)$(NVCC) $(GENCODE) -o $$@ $$^ $(LDCUDA) $$(EXTRA_LDFLAGS)
 endef
 $(foreach l,$(LESSONS),$(eval $(call LESSON_RULES,$(l))))
 
-# $(1) = L/T ; $(2) = exercises | solutions ; $(3) = its build directory
+# Task binaries: full RELRO and immediate binding, so no function pointer the dynamic linker
+# filled in (libc's, the CUDA runtime's) can be rewritten at run time by the code under test.
+TASK_LDFLAGS := -Xlinker -z,relro,-z,now
+
+# $(1) = L/T ; $(2) = exercises | solutions ; $(3) = its build directory ; $(4) = obj | obj-ex ;
+# $(5) = the library
 define TASK_RULES
-$(3)/$(2)/$(1): $(BUILD)/obj/lessons/$(1)_harness.o $(3)/obj/$(2)/$(1).o \
-                    $(call lesson_support,$(patsubst %/,%,$(dir $(1)))) $(LIBLAB)
+$(3)/$(2)/$(1): $(BUILD)/$(4)/lessons/$(1)_harness.o $(3)/obj/$(2)/$(1).o \
+                    $(call lesson_support,$(patsubst %/,%,$(dir $(1))),$(4)) $(5)
 	@mkdir -p $$(@D)
-	$$(call quiet,LINK,$$@)$(NVCC) $(GENCODE) -o $$@ $$^ $(LDCUDA) $$(EXTRA_LDFLAGS)
+	$$(call quiet,LINK,$$@)$(NVCC) $(GENCODE) $(TASK_LDFLAGS) -o $$@ $$^ $(LDCUDA) $$(EXTRA_LDFLAGS)
 endef
-$(foreach t,$(TASKS),$(eval $(call TASK_RULES,$(t),exercises,$(EXBUILD))) \
-                     $(eval $(call TASK_RULES,$(t),solutions,$(BUILD))))
+$(foreach t,$(TASKS),$(eval $(call TASK_RULES,$(t),exercises,$(EXBUILD),obj-ex,$(LIBLAB_EX))) \
+                     $(eval $(call TASK_RULES,$(t),solutions,$(BUILD),obj,$(LIBLAB))))
 
 # ---------------------------------------------------------------- grader
 # Four wings over util; the include path of each says whom it may see, so a wrong-way include
@@ -168,7 +189,7 @@ $(BUILD)/tests/unit/%: $(BUILD)/obj/tests/unit/%.o $(LIBGRADER) $(LIBLAB_HOST)
 # The top-level targets build in parallel on every core unless told otherwise (JOBS=1).
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 SUBMAKE = $(MAKE) --no-print-directory -j$(JOBS)
-ALL := $(LIBLAB) $(LIBLAB_HOST) $(DEMOS) $(TASK_BINS) $(GRADER)
+ALL := $(LIBLAB) $(LIBLAB_EX) $(LIBLAB_HOST) $(DEMOS) $(TASK_BINS) $(GRADER)
 
 .PHONY: all deps run test bench check-lab resources clean list-tasks notes
 all: $(ALL)
@@ -202,4 +223,4 @@ list-tasks:
 clean:
 	rm -rf $(BUILD)
 
--include $(shell find $(sort $(BUILD)/obj $(EXBUILD)/obj) -name '*.d' 2>/dev/null)
+-include $(shell find $(sort $(BUILD)/obj $(BUILD)/obj-ex $(EXBUILD)/obj) -name '*.d' 2>/dev/null)

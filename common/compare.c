@@ -309,22 +309,3 @@ void lab_check_gemm_f64(const double *A, const double *B, const double *C, size_
 {
     check_gemm(A, B, C, M, N, K, tol, seed, r);
 }
-
-void lab_gemm_ref_f32(const float *A, const float *B, float *C, size_t M, size_t N, size_t K)
-{
-    double *row = malloc(N * sizeof *row);
-    if (!row)
-        abort();
-    for (size_t i = 0; i < M; i++) {
-        for (size_t j = 0; j < N; j++)
-            row[j] = 0;
-        for (size_t k = 0; k < K; k++) {
-            double a = A[i * K + k];
-            for (size_t j = 0; j < N; j++)
-                row[j] += a * B[k * N + j];
-        }
-        for (size_t j = 0; j < N; j++)
-            C[i * N + j] = (float)row[j];
-    }
-    free(row);
-}

@@ -214,3 +214,52 @@ double lab_ceiling_sgemm_gflops(void)
     cached = 2.0 * n * n * (double)n / (lab_median(ms, CEIL_REPS) * 1e6);
     return cached;
 }
+
+// Eight independent chains per thread hide the FMA latency; the result is stored only when it
+// cannot happen (x is never exactly -1 here), so the compiler keeps every FMA.
+enum { FMA_CHAINS = 8, FMA_ROUNDS = 4096 };
+
+static __global__ void fma_kernel(float *out, float a, float b)
+{
+    float x[FMA_CHAINS];
+    for (int c = 0; c < FMA_CHAINS; c++)
+        x[c] = (float)(threadIdx.x + c);
+    for (int r = 0; r < FMA_ROUNDS; r++)
+#pragma unroll
+        for (int c = 0; c < FMA_CHAINS; c++)
+            x[c] = fmaf(x[c], a, b);
+    float s = 0;
+    for (int c = 0; c < FMA_CHAINS; c++)
+        s += x[c];
+    if (s == -1.0f)
+        out[0] = s;
+}
+
+double lab_ceiling_fma32_gflops(void)
+{
+    static double cached;
+    if (cached != 0)
+        return cached;
+    int dev, sms = 0;
+    CUDA_CHECK(cudaGetDevice(&dev));
+    CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+    const int threads = 256, blocks = 8 * (sms > 0 ? sms : 1);
+    float *out;
+    CUDA_CHECK(cudaMalloc(&out, sizeof *out));
+    lab_timer t;
+    lab_timer_init(&t, 0);
+    double ms[CEIL_REPS];
+    for (int r = -1; r < CEIL_REPS; r++) {
+        lab_timer_start(&t);
+        fma_kernel<<<blocks, threads>>>(out, 0.999f, 0.001f);
+        CUDA_LAUNCH_CHECK();
+        float e = lab_timer_stop(&t);
+        if (r >= 0)
+            ms[r] = e;
+    }
+    lab_timer_destroy(&t);
+    CUDA_CHECK(cudaFree(out));
+    double flops = 2.0 * FMA_CHAINS * FMA_ROUNDS * (double)threads * blocks;
+    cached = flops / (lab_median(ms, CEIL_REPS) * 1e6);
+    return cached;
+}

@@ -20,33 +20,43 @@ const char *lab_dtype_name(lab_dtype t)
     return t <= LAB_U8 ? names[t] : "?";
 }
 
-static void dump_path(char *path, size_t len, const char *dir, const char *case_name, const char *buf)
+static void dump_path(char *path, size_t len, const char *dir, const char *case_name, int rep,
+                      const char *buf)
 {
-    snprintf(path, len, "%s/%s.%s.bin", dir, case_name, buf);
+    snprintf(path, len, "%s/%s.rep%d.%s.bin", dir, case_name, rep, buf);
 }
 
-static int header_line(char *line, size_t len, const char *task, const char *case_name,
+static int header_line(char *line, size_t len, const char *task, const char *case_name, int rep,
                        uint64_t seed, const lab_buffer *b)
 {
-    return snprintf(line, len, "LABDUMP 1 task=%s case=%s buffer=%s seed=%" PRIu64 " type=%s count=%zu\n",
-                    task, case_name, b->name, seed, lab_dtype_name(b->type), b->count);
+    return snprintf(line, len,
+                    "LABDUMP 2 task=%s case=%s rep=%d buffer=%s seed=%" PRIu64 " type=%s count=%zu\n",
+                    task, case_name, rep, b->name, seed, lab_dtype_name(b->type), b->count);
 }
 
-int lab_dump_write(const char *dir, const char *task, const char *case_name, uint64_t seed,
-                   const lab_buffer *b, char *err, size_t errlen)
+int lab_dump_exists(const char *dir, const char *case_name, int rep, const char *buffer)
+{
+    char path[4096];
+    struct stat sb;
+    dump_path(path, sizeof path, dir, case_name, rep, buffer);
+    return stat(path, &sb) == 0;
+}
+
+int lab_dump_write(const char *dir, const char *task, const char *case_name, int rep,
+                   uint64_t seed, const lab_buffer *b, char *err, size_t errlen)
 {
     if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
         snprintf(err, errlen, "cannot create dump directory %s: %s", dir, strerror(errno));
         return -1;
     }
     char path[4096], line[512];
-    dump_path(path, sizeof path, dir, case_name, b->name);
+    dump_path(path, sizeof path, dir, case_name, rep, b->name);
     FILE *f = fopen(path, "wb");
     if (!f) {
         snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
         return -1;
     }
-    int n = header_line(line, sizeof line, task, case_name, seed, b);
+    int n = header_line(line, sizeof line, task, case_name, rep, seed, b);
     size_t bytes = b->count * lab_dtype_size(b->type);
     int ok = fwrite(line, 1, (size_t)n, f) == (size_t)n && fwrite(b->data, 1, bytes, f) == bytes;
     if (fclose(f) != 0 || !ok) {
@@ -56,17 +66,18 @@ int lab_dump_write(const char *dir, const char *task, const char *case_name, uin
     return 0;
 }
 
-int lab_dump_read(const char *dir, const char *task, const char *case_name, uint64_t seed,
-                  const lab_buffer *b, char *err, size_t errlen)
+int lab_dump_read(const char *dir, const char *task, const char *case_name, int rep,
+                  uint64_t seed, const lab_buffer *b, char *err, size_t errlen)
 {
     char path[4096], want[512], got[512];
-    dump_path(path, sizeof path, dir, case_name, b->name);
+    dump_path(path, sizeof path, dir, case_name, rep, b->name);
     FILE *f = fopen(path, "rb");
     if (!f) {
-        snprintf(err, errlen, "no output dumped for case %s (%s: %s)", case_name, path, strerror(errno));
+        snprintf(err, errlen, "no output dumped for case %s, repetition %d (%s: %s)", case_name,
+                 rep, path, strerror(errno));
         return -1;
     }
-    header_line(want, sizeof want, task, case_name, seed, b);
+    header_line(want, sizeof want, task, case_name, rep, seed, b);
     int rc = -1;
     if (!fgets(got, sizeof got, f)) {
         snprintf(err, errlen, "%s: empty or unreadable dump", path);

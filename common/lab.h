@@ -106,6 +106,9 @@ double lab_ceiling_copy_gbps(void);
 double lab_ceiling_h2d_gbps(void);
 double lab_ceiling_d2h_gbps(void);
 double lab_ceiling_sgemm_gflops(void);
+/* FP32 fused multiply-adds of a kernel that does nothing else, counted as 2 FLOPs each:
+ * the most FP32 arithmetic the SMs can do without tensor cores, GFLOP/s. */
+double lab_ceiling_fma32_gflops(void);
 
 /* ======================================================================= timing */
 typedef struct lab_timer {
@@ -130,12 +133,20 @@ typedef struct lab_bench_opts {
     int flush_l2;       /* overwrite a buffer twice the L2 size before each timed call */
     lab_bench_fn before; /* optional, untimed, before every call (e.g. reset an in-place input) */
 } lab_bench_opts;
+/* Evicts the L2 cache: writes a buffer twice its size on the legacy default stream. */
+void lab_flush_l2(void);
 /* Times fn(arg) on the legacy default stream; fn must enqueue its work there (or on
  * blocking streams, or synchronize before returning). */
 lab_timing lab_bench(lab_bench_fn fn, void *arg, const lab_bench_opts *opts);
 /* Summary of n samples (n >= 1); sorts `ms` in place. */
 lab_timing lab_timing_summarize(double *ms, size_t n);
 double lab_median(double *v, size_t n); /* sorts v in place; n >= 1 */
+
+/* ======================================================================= memory */
+/* malloc that never returns NULL: without host memory it says "error: out of host memory
+ * (N bytes)" on stderr and aborts (the grader reports a crash, not a CUDA error). */
+void *lab_xmalloc(size_t bytes);
+void *lab_xcalloc(size_t n, size_t size);
 
 /* ======================================================================= random */
 typedef struct lab_rng { uint64_t s[4]; } lab_rng;
@@ -270,6 +281,8 @@ typedef struct lab_case_result {
     const char *unit;             /* "GFLOP/s", "GB/s" */
     lab_compare_result cmp;
     size_t cols;                  /* for (row, col) in mismatch text; 0 for 1-D */
+    double floor_ms;              /* > 0: no honest run of the case can take less (see task.cu) */
+    int reps_checked;             /* repetitions whose outputs were checked or dumped */
 } lab_case_result;
 
 /* TAP 14 with one flat YAML block per case. path NULL: a report that writes nothing. */
@@ -294,19 +307,39 @@ typedef struct lab_buffer {
     void *data;
 } lab_buffer;
 
-/* File format: one text line "LABDUMP 1 task=T case=C buffer=B seed=S type=f32 count=N\n"
+/* One timed repetition's outputs go to DIR/<case>.rep<R>.<buffer>.bin: one text line
+ * "LABDUMP 2 task=T case=C rep=R buffer=B seed=S type=f32 count=N\n" (S: the run's --seed),
  * then count elements, little-endian. Returns 0, or -1 with a reason in err. */
-int lab_dump_write(const char *dir, const char *task, const char *case_name, uint64_t seed,
-                   const lab_buffer *b, char *err, size_t errlen);
+int lab_dump_write(const char *dir, const char *task, const char *case_name, int rep,
+                   uint64_t seed, const lab_buffer *b, char *err, size_t errlen);
 /* Reads into b->data, which must hold b->count elements of b->type; the header must name the
- * same task, case, buffer, seed, type and count. */
-int lab_dump_read(const char *dir, const char *task, const char *case_name, uint64_t seed,
-                  const lab_buffer *b, char *err, size_t errlen);
+ * same task, case, repetition, buffer, seed, type and count. */
+int lab_dump_read(const char *dir, const char *task, const char *case_name, int rep,
+                  uint64_t seed, const lab_buffer *b, char *err, size_t errlen);
+/* 1 when DIR/<case>.rep<R>.<buffer>.bin exists. */
+int lab_dump_exists(const char *dir, const char *case_name, int rep, const char *buffer);
+
+/* ======================================================================= repetitions */
+/* Every call of a task's code gets inputs of its own: timed repetition R (0, 1, ...) draws
+ * them from lab_rep_seed(seed, R), warm-up call W from lab_rep_seed(seed, reps + W). Rep 0's
+ * seed is the run's seed itself, so a one-call case has the inputs --seed names. */
+uint64_t lab_rep_seed(uint64_t seed, int rep);
+/* How many timed repetitions of a case are dumped (or checked here): a random few, since the
+ * speed case's outputs are large. */
+#define LAB_DUMP_REPS 2
+/* Picks min(want, reps) distinct repetitions of [0, reps) into out[], increasing, from a
+ * random value read at the time of the call (the CPU's hardware generator and cycle counter).
+ * The harness calls it after the last timed call returned: the code under test cannot know
+ * which of its calls are checked. Returns how many were picked. */
+int lab_pick_reps(int reps, int want, int *out);
 
 /* ======================================================================= graded tasks */
 enum lab_case_flags {
     LAB_CASE_SPEED = 1u << 0,  /* the case the grader times against the reference */
-    LAB_CASE_SMALL = 1u << 1   /* small enough for compute-sanitizer */
+    LAB_CASE_SMALL = 1u << 1,  /* small enough for compute-sanitizer */
+    /* this case's outputs are complete when run returns (a host function among device-pointer
+     * cases): as LAB_TASK_READY_ON_RETURN, for one case */
+    LAB_CASE_READY_ON_RETURN = 1u << 2
 };
 
 typedef struct lab_case {
@@ -315,8 +348,31 @@ typedef struct lab_case {
     unsigned flags;
 } lab_case;
 
+/* Which measured ceiling bounds a task's work from below (the floor_ms of the speed case). */
+typedef enum lab_ceiling {
+    LAB_CEIL_NONE = 0,   /* no floor */
+    LAB_CEIL_DRAM,       /* work is bytes read + written in device memory: copy bandwidth */
+    LAB_CEIL_HOST_LINK,  /* work is bytes over the host link, both ways at once: h2d + d2h */
+    LAB_CEIL_FMA         /* work is FLOPs: the FP32 FMA rate */
+} lab_ceiling;
+
+enum lab_task_flags {
+    /* The contract says the outputs are complete when run returns (host functions): the
+     * harness calls download right after run, before any synchronization of its own, and the
+     * time ends at the return. */
+    LAB_TASK_READY_ON_RETURN = 1u << 0
+};
+
 /* One graded task: what the harness (lessons/L/T_harness.cu) hands to lab_task_main.
- * The state (void *) is the task's own struct. Only `run` calls the student's code. */
+ * The state (void *) is the task's own struct. Only `run` calls the student's code.
+ * Fill it by field name. A harness built for an exercise (LAB_EXERCISE_BUILD) leaves
+ * `reference` NULL: the exercise binary holds no CPU computation of the answer. */
+#ifdef LAB_EXERCISE_BUILD
+#define LAB_REFERENCE(fn) (1 ? NULL : (fn)) /* names fn, so it is not "unused"; yields NULL */
+#else
+#define LAB_REFERENCE(fn) fn
+#endif
+
 typedef struct lab_task {
     const char *name;             /* "matmul_naive" */
     const char *dims;             /* labels of dim[] for the table, e.g. "M N K" */
@@ -325,14 +381,19 @@ typedef struct lab_task {
     size_t n_cases;
     lab_tolerance tol;            /* default; --rtol / --atol override */
     int reps, warmup;             /* defaults for --reps / --warmup */
+    unsigned flags;               /* enum lab_task_flags */
+    lab_ceiling ceiling;          /* what `work` is measured against for floor_ms */
+    void *user;                   /* the harness's own pointer, handed to make */
     /* host inputs drawn from the seed, host output buffers allocated; no CUDA calls */
-    void *(*make)(const lab_case *c, uint64_t seed);
+    void *(*make)(const lab_case *c, uint64_t seed, void *user);
     /* fill out[0..n) with the host output buffers; returns n (<= max) */
     size_t (*outputs)(void *st, lab_buffer *out, size_t max);
     void (*upload)(void *st);     /* device buffers, inputs copied */
     void (*reset)(void *st);      /* untimed, before every call: poison outputs, restore inputs */
     void (*run)(void *st);        /* one call of the implementation (timed) */
-    void (*download)(void *st);   /* device outputs -> host output buffers */
+    /* device outputs -> host output buffers; with LAB_TASK_READY_ON_RETURN it runs right
+     * after run, and the device-pointer form of a task syncs in it itself */
+    void (*download)(void *st);
     void (*reference)(void *st);  /* optional: CPU reference into the host output buffers */
     /* check the host outputs against the inputs (no CUDA calls) */
     void (*verify)(void *st, lab_tolerance tol, lab_compare_result *r);
@@ -342,11 +403,14 @@ typedef struct lab_task {
 } lab_task;
 
 /* The whole harness: --list, --verify (no CUDA), --dump-reference (no CUDA), or run every
- * selected case: reset, run, download, verify, then time warm-up + reps.
- * With --dump (the grader's run of student code) the outputs are written instead of checked —
- * a separate --verify process checks them — and only LAB_CASE_SPEED cases are timed with
- * warm-up and repetitions. --no-check times without checking (the grader's reference run).
- * Prints one aligned table; returns the exit status (enum lab_exit). */
+ * selected case: warm-up + timed repetitions, each on fresh inputs (lab_rep_seed) and poisoned
+ * outputs; LAB_DUMP_REPS timed repetitions, picked after the last one, are checked here or,
+ * with --dump (the grader's run of student code), written for a separate --verify process,
+ * which checks every dumped repetition. With --dump only LAB_CASE_SPEED cases get warm-up and
+ * repetitions; the others one call. --no-check times without checking and writes floor_ms
+ * (the grader's reference run). Prints one aligned table; returns the exit status (enum
+ * lab_exit); after a run of the code under test the process ends in _exit, so no code of
+ * its own runs after the report. */
 int lab_task_main(const lab_task *t, int argc, char **argv);
 
 /* ======================================================================= demos */

@@ -75,6 +75,10 @@ void lab_report_case(lab_report *r, const lab_case_result *c)
                 c->timing.median_ms, c->timing.min_ms, c->timing.max_ms, c->timing.reps);
         fprintf(f, "  throughput: %.6g\n  unit: %s\n", c->throughput, c->unit ? c->unit : "");
     }
+    if (c->floor_ms > 0)
+        fprintf(f, "  floor_ms: %.6g\n", c->floor_ms);
+    if (c->reps_checked > 0)
+        fprintf(f, "  reps_checked: %d\n", c->reps_checked);
     const lab_compare_result *m = &c->cmp;
     fprintf(f, "  checked: %zu\n  bad: %zu\n  max_abs_err: %.6g\n  max_rel_err: %.6g\n", m->checked,
             m->bad, m->max_abs_err, m->max_rel_err);

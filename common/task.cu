@@ -1,13 +1,12 @@
 // The graded-task harness: one main for every task, run with an exercise or a solution linked
 // in. It draws the inputs from the seed, runs and times the implementation, checks its outputs
 // on the CPU, and can dump them for a verifier process that runs none of the code under test.
-#include "lab.h"
+#include "task_run.h"
 
 #include <errno.h>
 #include <string.h>
 #include <sys/stat.h>
-
-enum { MAX_BUFFERS = 8 };
+#include <unistd.h>
 
 // "M=17 N=31 K=5" from the task's labels "M N K".
 static void format_dims(const lab_task *t, const lab_case *c, char *buf, size_t len)
@@ -42,7 +41,8 @@ static int check_options(const lab_task *t, const lab_options *o)
         return -1;
     }
     if (o->reference_dir && !t->reference) {
-        fprintf(stderr, "error: task %s has no CPU reference to dump\n", t->name);
+        fprintf(stderr, "error: task %s has no CPU reference to dump in this build (the "
+                        "solution's binary has one)\n", t->name);
         return -1;
     }
     struct stat sb;
@@ -98,95 +98,71 @@ static void add_row(lab_table *tab, const lab_task *t, const lab_case *c, const 
     lab_table_row(tab, cells);
 }
 
-static size_t buffers_of(const lab_task *t, void *st, lab_buffer *b)
+// How many repetitions a dump of case c holds: the speed case's timed ones, one elsewhere.
+static int dumped_reps(const lab_case *c, int reps) { return (c->flags & LAB_CASE_SPEED) ? reps : 1; }
+
+// --verify: outputs come from the dump, inputs from each repetition's seed; no CUDA call
+// anywhere. Every dumped repetition is checked, and the speed case must hold LAB_DUMP_REPS.
+static void verify_case(const lab_task *t, const lab_options *o, lab_tolerance tol, int reps,
+                        const lab_case *c, lab_case_result *res)
 {
-    size_t n = t->outputs(st, b, MAX_BUFFERS);
-    return n < MAX_BUFFERS ? n : MAX_BUFFERS;
+    const int range = dumped_reps(c, reps), need = range < LAB_DUMP_REPS ? range : LAB_DUMP_REPS;
+    int found = 0, loaded = 1;
+    for (int rep = 0; rep < range && loaded; rep++) {
+        void *st = t->make(c, lab_rep_seed(o->seed, rep), t->user);
+        lab_buffer b[TASK_MAX_BUFFERS];
+        size_t nb = task_buffers(t, st, b);
+        if (nb == 0 || !lab_dump_exists(o->verify_dir, c->name, rep, b[0].name)) {
+            t->destroy(st);
+            continue;
+        }
+        found++;
+        char err[512];
+        for (size_t i = 0; i < nb && loaded; i++)
+            if (lab_dump_read(o->verify_dir, t->name, c->name, rep, o->seed, &b[i], err, sizeof err)) {
+                lab_compare_fail(&res->cmp, "%s", err);
+                loaded = 0;
+            }
+        if (loaded)
+            t->verify(st, tol, &res->cmp);
+        t->destroy(st);
+    }
+    res->reps_checked = found;
+    if (loaded && found < need)
+        lab_compare_fail(&res->cmp, "no output dumped for case %s: %d of the %d repetitions to check",
+                         c->name, found, need);
 }
 
-// --verify: outputs come from the dump, inputs from the seed; no CUDA call anywhere.
-static void verify_case(const lab_task *t, const lab_options *o, lab_tolerance tol, const lab_case *c,
-                        lab_case_result *res)
+// --dump-reference: the CPU's answer in the layout of a graded dump (repetitions 0, 1, ...).
+static int dump_reference(const lab_task *t, const lab_options *o, int reps)
 {
-    void *st = t->make(c, o->seed);
-    lab_buffer b[MAX_BUFFERS];
-    size_t nb = buffers_of(t, st, b);
-    char err[512];
-    int loaded = 1;
-    for (size_t i = 0; i < nb && loaded; i++)
-        if (lab_dump_read(o->verify_dir, t->name, c->name, o->seed, &b[i], err, sizeof err)) {
-            lab_compare_fail(&res->cmp, "%s", err);
-            loaded = 0;
+    for (size_t i = 0; i < t->n_cases; i++) {
+        const lab_case *c = &t->cases[i];
+        if (!lab_cli_case_selected(o, c->name))
+            continue;
+        int n = dumped_reps(c, reps) < LAB_DUMP_REPS ? dumped_reps(c, reps) : LAB_DUMP_REPS;
+        for (int rep = 0; rep < n; rep++) {
+            void *st = t->make(c, lab_rep_seed(o->seed, rep), t->user);
+            t->reference(st);
+            int bad = task_write_dump(t, o->reference_dir, o->seed, c, rep, st);
+            t->destroy(st);
+            if (bad)
+                return LAB_EXIT_USAGE;
         }
-    if (loaded)
-        t->verify(st, tol, &res->cmp);
-    t->destroy(st);
-}
-
-static int write_dump(const lab_task *t, const char *dir, uint64_t seed, const lab_case *c, void *st)
-{
-    lab_buffer b[MAX_BUFFERS];
-    size_t nb = buffers_of(t, st, b);
-    char err[512];
-    for (size_t i = 0; i < nb; i++)
-        if (lab_dump_write(dir, t->name, c->name, seed, &b[i], err, sizeof err)) {
-            fprintf(stderr, "error: %s\n", err);
-            return -1;
-        }
-    return 0;
+    }
+    return LAB_EXIT_PASS;
 }
 
 // The grader's runs skip the CPU check: the student's outputs are checked by a separate
 // process (--verify) and the reference is trusted; both would only spend time here.
 static int checks_here(const lab_options *o) { return !o->dump_dir && !o->no_check; }
 
-typedef struct run_ctx {
-    const lab_task *t;
-    void *st;
-} run_ctx;
-
-static void bench_run(void *arg)
+static void open_device(int ordinal, char *describe, size_t len)
 {
-    run_ctx *r = (run_ctx *)arg;
-    r->t->run(r->st);
-}
-
-static void bench_reset(void *arg)
-{
-    run_ctx *r = (run_ctx *)arg;
-    r->t->reset(r->st);
-}
-
-// Run, check (or dump), then time: the checked output is that of the first call after a
-// reset, so a result left over from an earlier call can never pass for this one.
-static int run_case(const lab_task *t, const lab_options *o, lab_tolerance tol, int warmup, int reps,
-                    const lab_case *c, lab_case_result *res)
-{
-    if (o->dump_dir && !(c->flags & LAB_CASE_SPEED)) {
-        // The grader times only the speed case: the others get one timed call, no warm-up.
-        warmup = 0;
-        reps = 1;
-    }
-    void *st = t->make(c, o->seed);
-    t->upload(st);
-    t->reset(st);
-    t->run(st);
-    CUDA_CHECK(cudaGetLastError());
-    CUDA_CHECK(cudaDeviceSynchronize());
-    t->download(st);
-    if (o->dump_dir && write_dump(t, o->dump_dir, o->seed, c, st)) {
-        t->destroy(st);
-        return -1;
-    }
-    if (checks_here(o))
-        t->verify(st, tol, &res->cmp);
-    run_ctx ctx = {t, st};
-    lab_bench_opts bo = {warmup, reps, o->flush_l2, bench_reset};
-    res->timing = lab_bench(bench_run, &ctx, &bo);
-    double work = t->work ? t->work(c) : 0;
-    res->throughput = res->timing.median_ms > 0 ? work / (res->timing.median_ms * 1e6) : 0;
-    t->destroy(st);
-    return 0;
+    lab_device_open(ordinal);
+    lab_device_info info;
+    lab_device_query(ordinal, &info);
+    lab_device_describe(&info, describe, len);
 }
 
 int lab_task_main(const lab_task *t, int argc, char **argv)
@@ -211,28 +187,12 @@ int lab_task_main(const lab_task *t, int argc, char **argv)
     int reps = o.reps > 0 ? o.reps : t->reps > 0 ? t->reps : 5;
     int warmup = o.warmup >= 0 ? o.warmup : t->warmup >= 0 ? t->warmup : 1;
 
-    if (o.reference_dir) {
-        for (size_t i = 0; i < t->n_cases; i++) {
-            const lab_case *c = &t->cases[i];
-            if (!lab_cli_case_selected(&o, c->name))
-                continue;
-            void *st = t->make(c, o.seed);
-            t->reference(st);
-            int bad = write_dump(t, o.reference_dir, o.seed, c, st);
-            t->destroy(st);
-            if (bad)
-                return LAB_EXIT_USAGE;
-        }
-        return LAB_EXIT_PASS;
-    }
+    if (o.reference_dir)
+        return dump_reference(t, &o, reps);
 
     char device[320] = "";
-    if (!o.verify_dir) {
-        lab_device_open(o.device);
-        lab_device_info info;
-        lab_device_query(o.device, &info);
-        lab_device_describe(&info, device, sizeof device);
-    }
+    if (!o.verify_dir)
+        open_device(o.device, device, sizeof device);
     size_t planned = 0;
     for (size_t i = 0; i < t->n_cases; i++)
         planned += lab_cli_case_selected(&o, t->cases[i].name);
@@ -258,8 +218,8 @@ int lab_task_main(const lab_task *t, int argc, char **argv)
         res.cols = t->cols ? t->cols(c) : 0;
         lab_compare_init(&res.cmp);
         if (o.verify_dir)
-            verify_case(t, &o, tol, c, &res);
-        else if (run_case(t, &o, tol, warmup, reps, c, &res))
+            verify_case(t, &o, tol, reps, c, &res);
+        else if (task_run_case(t, &o, tol, warmup, reps, c, &res))
             return LAB_EXIT_USAGE;
         if (!o.verify_dir && !checks_here(&o))
             res.status = LAB_SKIPPED;
@@ -277,7 +237,11 @@ int lab_task_main(const lab_task *t, int argc, char **argv)
     else
         printf("%zu cases run, not checked here%s\n", planned,
                o.dump_dir ? ": the outputs are in the dump, check them with --verify" : " (--no-check)");
-    if (lab_report_close(rep))
-        return LAB_EXIT_USAGE;
-    return failed ? LAB_EXIT_FAIL : LAB_EXIT_PASS;
+    int status = lab_report_close(rep) ? LAB_EXIT_USAGE : failed ? LAB_EXIT_FAIL : LAB_EXIT_PASS;
+    if (o.verify_dir)
+        return status;
+    // The code under test ran in this process: end it here, so none of its exit handlers or
+    // destructors runs after the outputs were written (one could rewrite them untimed).
+    fflush(NULL);
+    _exit(status);
 }

@@ -29,7 +29,7 @@ void lab_timer_destroy(lab_timer *t)
 
 // Writing a buffer twice the size of L2 evicts whatever the previous call left there, so a
 // timed call starts from DRAM as it would in a real program's first touch.
-static void flush_l2(void)
+void lab_flush_l2(void)
 {
     static void *buf;
     static size_t bytes;
@@ -61,7 +61,7 @@ lab_timing lab_bench(lab_bench_fn fn, void *arg, const lab_bench_opts *opts)
         if (opts->before)
             opts->before(arg);
         if (opts->flush_l2)
-            flush_l2();
+            lab_flush_l2();
         lab_timer_start(&t);
         fn(arg);
         ms[r] = lab_timer_stop(&t);

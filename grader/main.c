@@ -1,18 +1,25 @@
 /* main.c — the grader's command line: the TUI on a terminal, text otherwise, --batch for
  * scripts, `doctor`, and `class` / `collect` for instructors. Usage: see usage() below. */
 #include <errno.h>
+#include <getopt.h>
 #include <limits.h>
+#include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
+#include "decide.h"
 #include "doctor.h"
+#include "fs.h"
 #include "grade.h"
 #include "model.h"
 #include "report.h"
+#include "session.h"
+#include "sandbox.h"
 #include "state.h"
+#include "util.h"
 
 #if __has_include("tui.h")
 #include "tui.h"
@@ -23,7 +30,8 @@
 #define HAVE_CLASS 1
 #endif
 
-enum { EXIT_ALL_PASSED = 0, EXIT_NOT_ALL = 1, EXIT_USAGE = 2, EXIT_ALL_SKIPPED = 77 };
+/* The longest --timeout: a week. Longer is a typing error, and inf or nan would never end. */
+#define TIMEOUT_MAX_S (7 * 24 * 3600.0)
 
 static void usage(FILE *out)
 {
@@ -31,6 +39,7 @@ static void usage(FILE *out)
           "       grader --batch [TASK...] [OPTIONS] grade and report, for scripts and CI\n"
           "       grader doctor [--root DIR]       check toolchain, driver, GPU, terminal\n"
           "       grader class DIR ... | grader collect DIR   grade a class (see grader/README.md)\n"
+          "       grader --outcomes                the outcome table (Markdown)\n"
           "\n"
           "TASK is L/T (03-naive-matmul/matmul_naive) or T alone when unique; none: every task.\n"
           "options:\n"
@@ -42,15 +51,17 @@ static void usage(FILE *out)
           "  --no-build        grade the binaries as built (no make)\n"
           "  --gpu N           CUDA_VISIBLE_DEVICES=N for every child\n"
           "  --timeout S       wall-clock limit of each run of the exercise (default 60)\n"
+          "  --build-timeout S wall-clock limit of each build (default 300)\n"
           "  --mem-limit GIB   RLIMIT_DATA of the exercise (default half the RAM; 0: none)\n"
           "  --exercises DIR   a copy of exercises/ to grade (read only)\n"
-          "  --exbuild DIR     scratch build dir for that copy's objects and binaries\n"
+          "  --exbuild DIR     scratch build dir for that copy (default: a fresh one)\n"
           "  --force           regrade tasks whose saved result is still fresh\n"
           "  --no-state        neither read nor write .grader/state.json\n"
+          "  --no-color        no colours in the interactive course\n"
           "  -v, --verbose     one progress line per task on stderr (also when not a terminal)\n"
           "  -h, --help        this text\n"
-          "exit: 0 every graded task passed, 1 some did not, 2 usage error,\n"
-          "      77 every graded task was skipped (no usable GPU)\n",
+          "exit: 0 every graded task passed, 1 some did not (or a lesson.ini is broken),\n"
+          "      2 usage error, 77 every graded task was skipped (no usable GPU), 130 interrupted\n",
           out);
 }
 
@@ -59,13 +70,7 @@ static int usage_error(const char *fmt, const char *arg)
     fputs("grader: ", stderr);
     fprintf(stderr, fmt, arg);
     fputs(" (grader --help)\n", stderr);
-    return EXIT_USAGE;
-}
-
-static int is_dir(const char *p)
-{
-    struct stat st;
-    return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
+    return GRADER_EXIT_USAGE;
 }
 
 /* The binary lives in <root>/build/grader/: its ../.. is the course when it has lessons/. */
@@ -81,19 +86,18 @@ static char *default_root(void)
                 break;
             *slash = 0;
         }
-        char *lessons = NULL;
-        if (asprintf(&lessons, "%s/lessons", exe) >= 0 && is_dir(lessons)) {
-            free(lessons);
-            return strdup(exe);
-        }
+        char *lessons = path_join(exe, "lessons");
+        int found = is_dir(lessons);
         free(lessons);
+        if (found)
+            return xstrdup(exe);
     }
     char cwd[PATH_MAX];
-    return strdup(getcwd(cwd, sizeof cwd) ? cwd : ".");
+    return xstrdup(getcwd(cwd, sizeof cwd) ? cwd : ".");
 }
 
 struct cli {
-    int batch;
+    int batch, outcomes;
     enum report_format format;
     const char *output;
     const char *root;
@@ -101,145 +105,293 @@ struct cli {
     int verbose;
     const char *tasks[256];
     size_t n_tasks;
+    char *exercises, *exbuild; /* absolute, malloc'd */
 };
 
+enum {
+    OPT_BATCH = 256, OPT_ROOT, OPT_FORMAT, OPT_OUTPUT, OPT_SEED, OPT_NO_SANITIZE, OPT_NO_BUILD,
+    OPT_GPU, OPT_TIMEOUT, OPT_MEM_LIMIT, OPT_EXERCISES, OPT_EXBUILD, OPT_FORCE, OPT_NO_STATE,
+    OPT_NO_COLOR, OPT_OUTCOMES, OPT_BUILD_TIMEOUT,
+};
+
+static const struct option long_opts[] = {
+    {"batch", no_argument, NULL, OPT_BATCH},
+    {"root", required_argument, NULL, OPT_ROOT},
+    {"format", required_argument, NULL, OPT_FORMAT},
+    {"output", required_argument, NULL, OPT_OUTPUT},
+    {"seed", required_argument, NULL, OPT_SEED},
+    {"no-sanitize", no_argument, NULL, OPT_NO_SANITIZE},
+    {"no-build", no_argument, NULL, OPT_NO_BUILD},
+    {"gpu", required_argument, NULL, OPT_GPU},
+    {"timeout", required_argument, NULL, OPT_TIMEOUT},
+    {"build-timeout", required_argument, NULL, OPT_BUILD_TIMEOUT},
+    {"mem-limit", required_argument, NULL, OPT_MEM_LIMIT},
+    {"exercises", required_argument, NULL, OPT_EXERCISES},
+    {"exbuild", required_argument, NULL, OPT_EXBUILD},
+    {"force", no_argument, NULL, OPT_FORCE},
+    {"no-state", no_argument, NULL, OPT_NO_STATE},
+    {"no-color", no_argument, NULL, OPT_NO_COLOR},
+    {"outcomes", no_argument, NULL, OPT_OUTCOMES},
+    {"verbose", no_argument, NULL, 'v'},
+    {"help", no_argument, NULL, 'h'},
+    {NULL, 0, NULL, 0},
+};
+
+/* A finite number, the whole string; 0 or -1. */
 static int parse_number(const char *s, double *v)
 {
     char *end;
     errno = 0;
     *v = strtod(s, &end);
-    return end != s && !*end && !errno ? 0 : -1;
+    return end != s && !*end && !errno && isfinite(*v) ? 0 : -1;
+}
+
+/* One option with its value (getopt_long's code c). Returns -1 to go on, else an exit status. */
+static int take_value(int c, const char *v, struct cli *cl, struct grader_opts *o)
+{
+    double x;
+    char *end;
+    switch (c) {
+    case OPT_ROOT: cl->root = v; return -1;
+    case OPT_OUTPUT: cl->output = v; return -1;
+    case OPT_EXERCISES: set_str(&cl->exercises, v); return -1;
+    case OPT_EXBUILD: set_str(&cl->exbuild, v); return -1;
+    case OPT_FORMAT:
+        if (report_format_parse(v, &cl->format) == 0)
+            return -1;
+        return usage_error("unknown format '%s' (text, json, csv, junit, gradescope, tap)", v);
+    case OPT_SEED:
+        errno = 0;
+        o->grade.seed = strtoull(v, &end, 10);
+        if (end == v || *end || errno || v[0] == '-')
+            return usage_error("--seed wants a non-negative integer, not '%s'", v);
+        o->grade.seed_set = 1;
+        return -1;
+    case OPT_GPU:
+        errno = 0;
+        long g = strtol(v, &end, 10);
+        if (end == v || *end || errno || g < 0 || g > INT_MAX)
+            return usage_error("--gpu wants a device index, not '%s'", v);
+        o->grade.gpu = (int)g;
+        return -1;
+    case OPT_TIMEOUT:
+        if (parse_number(v, &x) != 0 || x <= 0 || x > TIMEOUT_MAX_S)
+            return usage_error("--timeout wants seconds, more than 0 and at most a week, not '%s'", v);
+        o->grade.run_timeout_s = x;
+        return -1;
+    case OPT_BUILD_TIMEOUT:
+        if (parse_number(v, &x) != 0 || x <= 0 || x > TIMEOUT_MAX_S)
+            return usage_error("--build-timeout wants seconds, more than 0 and at most a week, "
+                               "not '%s'", v);
+        o->grade.build_timeout_s = x;
+        return -1;
+    case OPT_MEM_LIMIT:
+        if (parse_number(v, &x) != 0 || x < 0 || x > 1 << 20)
+            return usage_error("--mem-limit wants GiB >= 0, not '%s'", v);
+        o->grade.mem_limit_bytes = (unsigned long long)(x * (1ull << 30));
+        return -1;
+    }
+    return usage_error("unhandled option%s", "");
 }
 
 /* Returns -1 to go on, else an exit status. */
-static int parse_args(int argc, char **argv, struct cli *c, struct grader_opts *o)
+static int parse_args(int argc, char **argv, struct cli *cl, struct grader_opts *o)
 {
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        const char *next = i + 1 < argc ? argv[i + 1] : NULL;
-        int takes = strcmp(a, "--root") == 0 || strcmp(a, "--format") == 0 ||
-                    strcmp(a, "--output") == 0 || strcmp(a, "--seed") == 0 ||
-                    strcmp(a, "--gpu") == 0 || strcmp(a, "--timeout") == 0 ||
-                    strcmp(a, "--mem-limit") == 0 ||
-                    strcmp(a, "--exercises") == 0 || strcmp(a, "--exbuild") == 0;
-        if (takes && !next)
-            return usage_error("%s needs a value", a);
-        double v;
-        if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
-            usage(stdout);
-            return 0;
-        } else if (strcmp(a, "--batch") == 0) {
-            c->batch = 1;
-        } else if (strcmp(a, "--no-sanitize") == 0) {
-            o->grade.sanitize = 0;
-        } else if (strcmp(a, "--no-build") == 0) {
-            o->grade.build = 0;
-        } else if (strcmp(a, "--force") == 0) {
-            o->force = 1;
-        } else if (strcmp(a, "--no-state") == 0) {
-            c->no_state = 1;
-        } else if (strcmp(a, "-v") == 0 || strcmp(a, "--verbose") == 0) {
-            c->verbose = 1;
-        } else if (strcmp(a, "--no-color") == 0) {
-            o->no_color = 1;
-        } else if (strcmp(a, "--root") == 0) {
-            c->root = argv[++i];
-        } else if (strcmp(a, "--output") == 0) {
-            c->output = argv[++i];
-        } else if (strcmp(a, "--exercises") == 0) {
-            o->grade.exercises_dir = argv[++i];
-        } else if (strcmp(a, "--exbuild") == 0) {
-            o->grade.exbuild_dir = argv[++i];
-        } else if (strcmp(a, "--format") == 0) {
-            if (report_format_parse(argv[++i], &c->format) != 0)
-                return usage_error("unknown format '%s' (text, json, csv, junit, gradescope, tap)",
-                                   argv[i]);
-        } else if (strcmp(a, "--seed") == 0) {
-            char *end;
-            errno = 0;
-            unsigned long long s = strtoull(argv[++i], &end, 10);
-            if (end == argv[i] || *end || errno || argv[i][0] == '-')
-                return usage_error("--seed wants a non-negative integer, not '%s'", argv[i]);
-            o->grade.seed = s;
-            o->grade.seed_set = 1;
-        } else if (strcmp(a, "--gpu") == 0) {
-            if (parse_number(argv[++i], &v) != 0 || v < 0 || v != (int)v)
-                return usage_error("--gpu wants a device index, not '%s'", argv[i]);
-            o->grade.gpu = (int)v;
-        } else if (strcmp(a, "--timeout") == 0) {
-            if (parse_number(argv[++i], &v) != 0 || v <= 0)
-                return usage_error("--timeout wants seconds > 0, not '%s'", argv[i]);
-            o->grade.run_timeout_s = v;
-        } else if (strcmp(a, "--mem-limit") == 0) {
-            if (parse_number(argv[++i], &v) != 0 || v < 0)
-                return usage_error("--mem-limit wants GiB >= 0, not '%s'", argv[i]);
-            o->grade.mem_limit_bytes = (unsigned long long)(v * (1ull << 30));
-        } else if (a[0] == '-') {
-            return usage_error("unknown option '%s'", a);
-        } else if (c->n_tasks < sizeof c->tasks / sizeof c->tasks[0]) {
-            c->tasks[c->n_tasks++] = a;
-        } else {
-            return usage_error("too many tasks named (from '%s')", a);
+    opterr = 0;
+    int c;
+    while ((c = getopt_long(argc, argv, ":vh", long_opts, NULL)) != -1) {
+        switch (c) {
+        case 'h': usage(stdout); return 0;
+        case 'v': cl->verbose = 1; break;
+        case OPT_BATCH: cl->batch = 1; break;
+        case OPT_OUTCOMES: cl->outcomes = 1; break;
+        case OPT_NO_SANITIZE: o->grade.sanitize = 0; break;
+        case OPT_NO_BUILD: o->grade.build = 0; break;
+        case OPT_FORCE: o->force = 1; break;
+        case OPT_NO_STATE: cl->no_state = 1; break;
+        case OPT_NO_COLOR: o->no_color = 1; break;
+        case ':': return usage_error("%s needs a value", argv[optind - 1]);
+        case '?': return usage_error("unknown option '%s'", argv[optind - 1]);
+        default: {
+            int rc = take_value(c, optarg, cl, o);
+            if (rc >= 0)
+                return rc;
+        }
         }
     }
-    if (c->n_tasks && !c->batch)
-        return usage_error("tasks are named with --batch ('%s')", c->tasks[0]);
+    for (int i = optind; i < argc; i++) {
+        if (cl->n_tasks == sizeof cl->tasks / sizeof cl->tasks[0])
+            return usage_error("too many tasks named (from '%s')", argv[i]);
+        cl->tasks[cl->n_tasks++] = argv[i];
+    }
+    if (cl->n_tasks && !cl->batch)
+        return usage_error("tasks are named with --batch ('%s')", cl->tasks[0]);
+    return -1;
+}
+
+/* A copy of exercises/ must be a directory; without --exbuild its objects and binaries go to
+ * a fresh scratch directory (under the course's build dir, else the temporary dir), never to
+ * the course's own build, whose binaries are the course's exercises, not the copy's. */
+static int resolve_copy(struct cli *cl, const char *root, struct grader_opts *o)
+{
+    if (!cl->exercises)
+        return -1;
+    char *abs = realpath(cl->exercises, NULL);
+    if (!abs || !is_dir(abs)) {
+        free(abs);
+        return usage_error("--exercises %s: not a directory", cl->exercises);
+    }
+    free(cl->exercises);
+    cl->exercises = abs;
+    o->grade.exercises_dir = cl->exercises;
+    if (!cl->exbuild) {
+        char *base = xasprintf("%s/%s/grader-copies", root, o->grade.build_dir);
+        char *tmpl = xasprintf("%s/run-XXXXXX", base);
+        if (mkdir_p(base) != 0 || !mkdtemp(tmpl)) {
+            const char *tmp = getenv("TMPDIR");
+            free(tmpl);
+            tmpl = xasprintf("%s/grader-exbuild-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+            if (!mkdtemp(tmpl)) {
+                fprintf(stderr, "grader: cannot create a scratch directory: %s\n", strerror(errno));
+                free(base);
+                free(tmpl);
+                return GRADER_EXIT_NOT_ALL;
+            }
+        }
+        free(base);
+        cl->exbuild = tmpl;
+    }
+    o->grade.exbuild_dir = cl->exbuild;
+    return -1;
+}
+
+/* Ctrl-C or SIGTERM: the grading in progress is cancelled (the runner kills the child's whole
+ * process group) and the grader exits 130. */
+static volatile sig_atomic_t interrupted;
+
+static void on_interrupt(int sig)
+{
+    (void)sig;
+    interrupted = 1;
+}
+
+static void catch_interrupts(struct grader_opts *o)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_interrupt;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    o->grade.cancel = &interrupted;
+}
+
+/* The tasks named (all when none): fills chosen; -1, or an exit status. */
+static int choose_tasks(struct course *course, const struct cli *c, struct task **chosen,
+                        size_t *n)
+{
+    *n = 0;
+    for (size_t i = 0; i < c->n_tasks; i++) {
+        struct task *t = course_find_task(course, c->tasks[i]);
+        if (!t)
+            return usage_error("no task '%s' in this course (grader --batch --format text "
+                               "lists them)", c->tasks[i]);
+        chosen[(*n)++] = t;
+    }
+    for (size_t i = 0; !c->n_tasks && i < course_task_count(course) && *n < 1024; i++)
+        chosen[(*n)++] = course_task_mut(course, i);
     return -1;
 }
 
 /* Grades the selected tasks (all when none are named); fresh saved results are kept unless
- * forced or in batch mode. */
-static int grade_selected(struct course *course, struct cli *c, struct grader_opts *o,
-                          struct grader_state *state)
+ * forced or in batch mode. Returns -1, or an exit status. */
+static int grade_selected(struct grading_session *s, struct cli *c, struct grader_opts *o)
 {
     struct task *chosen[1024];
-    size_t n = 0;
-    if (c->n_tasks) {
-        for (size_t i = 0; i < c->n_tasks; i++) {
-            struct task *t = course_find_task(course, c->tasks[i]);
-            if (!t)
-                return usage_error("no task '%s' in this course (grader --batch --format text "
-                                   "lists them)", c->tasks[i]);
-            chosen[n++] = t;
-        }
-    } else {
-        for (size_t i = 0; i < course_task_count(course) && n < 1024; i++)
-            chosen[n++] = course_task_mut(course, i);
-    }
+    size_t n;
+    int rc = choose_tasks(session_course(s), c, chosen, &n);
+    if (rc >= 0)
+        return rc;
     int chatty = c->verbose || isatty(STDERR_FILENO);
-    for (size_t i = 0; i < n; i++) {
-        if (!c->batch && !o->force && state && state_is_fresh(state, chosen[i]) &&
-            task_result(chosen[i]))
+    for (size_t i = 0; i < n && !interrupted; i++) {
+        if (!c->batch && !o->force && session_is_fresh(s, chosen[i]))
             continue;
         if (chatty)
             fprintf(stderr, "grading %-40s ", task_id(chosen[i]));
-        task_set_result(chosen[i], grade_task(chosen[i], &o->grade));
+        struct task_result *r = grade_task(chosen[i], &o->grade);
+        if (interrupted) {
+            task_result_free(r);
+            break;
+        }
+        if (session_take(s, chosen[i], r) != 0)
+            fprintf(stderr, "grader: cannot save progress: %s\n", strerror(errno));
         if (chatty)
             fprintf(stderr, "%s (%.1f s)\n", outcome_name(task_outcome(chosen[i])),
                     result_duration_s(task_result(chosen[i])));
-        if (state) {
-            state_record(state, chosen[i]);
-            state_save(state, o->state_path);
-        }
+    }
+    if (interrupted) {
+        fprintf(stderr, "\ngrader: interrupted\n");
+        return GRADER_EXIT_INTERRUPTED;
     }
     return -1;
 }
 
-static int exit_status(const struct course *c)
+/* The report, and the exit status of the whole run. */
+static int write_report(const struct course *course, const struct cli *c)
 {
-    size_t graded = 0, passed = 0, skipped = 0;
-    for (size_t i = 0; i < course_task_count(c); i++) {
-        const struct task *t = course_task(c, i);
-        if (!task_result(t))
-            continue;
-        graded++;
-        passed += task_outcome(t) == OUTCOME_PASSED;
-        skipped += task_outcome(t) == OUTCOME_SKIPPED;
+    FILE *out = c->output ? fopen(c->output, "w") : stdout;
+    if (!out) {
+        fprintf(stderr, "grader: cannot write %s: %s\n", c->output, strerror(errno));
+        return GRADER_EXIT_USAGE;
     }
-    if (graded && skipped == graded)
-        return EXIT_ALL_SKIPPED;
-    return graded && passed + skipped == graded && course_error_count(c) == 0 ? EXIT_ALL_PASSED
-                                                                              : EXIT_NOT_ALL;
+    if (course_error_count(course) && c->format != REPORT_TEXT)
+        for (size_t i = 0; i < course_error_count(course); i++)
+            fprintf(stderr, "grader: %s\n", course_error(course, i));
+    int wrc = report_write(course, c->format, c->n_tasks > 0, out);
+    if (out != stdout)
+        wrc |= fclose(out);
+    int rc = wrc ? GRADER_EXIT_NOT_ALL : course_exit_status(course);
+    if (rc == GRADER_EXIT_SKIPPED)
+        fprintf(stderr, "grader: every task was skipped: no usable GPU here (grader doctor "
+                        "says why)\n");
+    return rc;
+}
+
+/* The course and its session, then the TUI, or grading and the report. */
+static int run_course(const char *root, struct cli *c, struct grader_opts *o)
+{
+    char *lessons = path_join(root, "lessons");
+    int has_lessons = is_dir(lessons);
+    free(lessons);
+    if (sandbox_unavailable())
+        fprintf(stderr, "grader: warning: %s\n", sandbox_unavailable());
+    struct course *course = has_lessons ? course_load(root) : NULL;
+    if (!course || (course_task_count(course) == 0 && course_error_count(course) == 0)) {
+        course_free(course);
+        return usage_error("--root %s: no course there (no lessons/*/lesson.ini)", root);
+    }
+    o->grade.root = course_root(course);
+    int rc = resolve_copy(c, course_root(course), o);
+    /* Saved progress belongs to the course's own exercises, not to a copy being graded. */
+    int use_state = !c->no_state && !o->grade.exercises_dir;
+    char *state_path = use_state ? state_default_path(course_root(course)) : NULL;
+    o->state_path = state_path;
+    struct grading_session *s = rc >= 0 ? NULL
+                                        : session_open(course, state_path, !c->batch && !o->force);
+#ifdef HAVE_TUI
+    if (s && !c->batch && isatty(STDOUT_FILENO) && isatty(STDIN_FILENO) && tui_usable())
+        rc = tui_main(s, o);
+#endif
+    if (s && rc < 0) {
+        catch_interrupts(o);
+        rc = grade_selected(s, c, o);
+        if (rc < 0)
+            rc = write_report(course, c);
+    }
+    session_close(s);
+    free(state_path);
+    course_free(course);
+    return rc;
 }
 
 static int run_grader(int argc, char **argv)
@@ -249,70 +401,45 @@ static int run_grader(int argc, char **argv)
     o.no_color = getenv("NO_COLOR") && *getenv("NO_COLOR");
     struct cli c = {.format = REPORT_TEXT};
     int rc = parse_args(argc, argv, &c, &o);
-    if (rc >= 0)
-        return rc;
-    char *root = c.root ? strdup(c.root) : default_root();
-    if (!is_dir(root)) {
-        rc = usage_error("--root %s: not a directory", root);
-        free(root);
-        return rc;
+    if (rc < 0 && c.outcomes) {
+        outcome_table_markdown(stdout);
+        rc = 0;
     }
-    struct course *course = course_load(root);
-    o.grade.root = course_root(course);
-    /* Saved progress belongs to the course's own exercises, not to a copy being graded. */
-    int use_state = !c.no_state && !o.grade.exercises_dir;
-    char *state_path = use_state ? state_default_path(course_root(course)) : NULL;
-    o.state_path = state_path;
-    struct grader_state *state = use_state ? state_load(state_path) : NULL;
-    if (state && !c.batch && !o.force)
-        state_apply(state, course);
-
-#ifdef HAVE_TUI
-    if (!c.batch && isatty(STDOUT_FILENO) && isatty(STDIN_FILENO)) {
-        rc = tui_main(course, &o);
-        state_free(state);
-        free(state_path);
-        course_free(course);
-        free(root);
-        return rc;
-    }
-#endif
-    rc = grade_selected(course, &c, &o, state);
     if (rc < 0) {
-        FILE *out = c.output ? fopen(c.output, "w") : stdout;
-        if (!out) {
-            fprintf(stderr, "grader: cannot write %s: %s\n", c.output, strerror(errno));
-            rc = EXIT_USAGE;
-        } else {
-            if (course_error_count(course) && c.format != REPORT_TEXT)
-                for (size_t i = 0; i < course_error_count(course); i++)
-                    fprintf(stderr, "grader: %s\n", course_error(course, i));
-            int wrc = report_write(course, c.format, c.n_tasks > 0, out);
-            if (out != stdout)
-                wrc |= fclose(out);
-            rc = wrc ? EXIT_NOT_ALL : exit_status(course);
-        }
+        char *root = c.root ? xstrdup(c.root) : default_root();
+        rc = is_dir(root) ? run_course(root, &c, &o)
+                          : usage_error("--root %s: not a directory", root);
+        free(root);
     }
-    state_free(state);
-    free(state_path);
-    course_free(course);
-    free(root);
+    free(c.exercises);
+    free(c.exbuild);
     return rc;
 }
 
 static int run_doctor(int argc, char **argv)
 {
+    static const struct option opts[] = {
+        {"root", required_argument, NULL, 'r'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
     const char *root = NULL;
-    for (int i = 2; i < argc; i++) {
-        if (strcmp(argv[i], "--root") == 0 && i + 1 < argc)
-            root = argv[++i];
-        else if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
+    opterr = 0;
+    int c;
+    while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+        if (c == 'r')
+            root = optarg;
+        else if (c == 'h') {
             puts("usage: grader doctor [--root DIR]   exit 0 ready, 1 some check failed");
             return 0;
-        } else
-            return usage_error("doctor: unknown argument '%s'", argv[i]);
+        } else if (c == ':')
+            return usage_error("doctor: %s needs a value", argv[optind - 1]);
+        else
+            return usage_error("doctor: unknown argument '%s'", argv[optind - 1]);
     }
-    char *r = root ? strdup(root) : default_root();
+    if (optind < argc)
+        return usage_error("doctor: unknown argument '%s'", argv[optind]);
+    char *r = root ? xstrdup(root) : default_root();
     int rc = doctor_run(r, stdout);
     free(r);
     return rc;
@@ -321,7 +448,7 @@ static int run_doctor(int argc, char **argv)
 int main(int argc, char **argv)
 {
     if (argc > 1 && strcmp(argv[1], "doctor") == 0)
-        return run_doctor(argc, argv);
+        return run_doctor(argc - 1, argv + 1);
 #ifdef HAVE_CLASS
     if (argc > 1 && strcmp(argv[1], "class") == 0)
         return class_main(argc - 1, argv + 1);

@@ -6,9 +6,13 @@
 # nothing (a machine without a package registry).
 #
 #   required  libncurses-dev libinih-dev libcjson-dev libcmocka-dev libmd4c-dev libmd4c-html0-dev
-#             (Debian/Ubuntu names; md4c renders the lecture notes: make notes)
-#   optional  gnuplot-nox (figures), tmux (TUI tests), slurm-wlm munge (class-grading tests)
+#             bubblewrap (Debian/Ubuntu names; md4c renders the lecture notes in the grader's
+#             pager and as HTML with make notes; bubblewrap is the grader's sandbox)
+#   optional  gnuplot-nox (figures), tmux (TUI tests)
+# Never Slurm or munge: they are system services (Debian enables them at boot). Only the class
+# Slurm test installs them, and leaves none enabled (tests/class/test_class_slurm.sh).
 set -u
+case ${1:-} in -h|--help) echo 'usage: tools/install-deps.sh   check the build'\''s libraries; as root install what is missing (LAB_NO_INSTALL=1: check only)'; exit 0 ;; esac
 cc=${CC:-gcc}
 
 have_lib() { # header library-flags...
@@ -27,13 +31,13 @@ have_lib curses.h -l:libncursesw.so.6 -l:libtinfo.so.6 || missing+=(libncurses-d
 have_lib ini.h -linih        || missing+=(libinih-dev)
 have_lib cjson/cJSON.h -lcjson || missing+=(libcjson-dev)
 have_cmocka               || missing+=(libcmocka-dev)
+have_lib md4c.h -lmd4c       || missing+=(libmd4c-dev)        # the notes in the grader's pager
 have_lib md4c-html.h -lmd4c-html || missing+=(libmd4c-dev libmd4c-html0-dev)
+bwrap --version >/dev/null 2>&1 || missing+=(bubblewrap)
 
 optional=()
 command -v gnuplot >/dev/null || optional+=(gnuplot-nox)
 command -v tmux >/dev/null    || optional+=(tmux)
-command -v slurmctld >/dev/null || optional+=(slurm-wlm)
-command -v munged >/dev/null  || optional+=(munge)
 
 [ ${#missing[@]} -eq 0 ] && [ ${#optional[@]} -eq 0 ] && exit 0
 

@@ -9,6 +9,7 @@
 # one file per command, named as the notes name them. The sanitizer reports come from a small
 # program with three deliberate bugs, built here from the source below (OUTDIR/buggy.cu).
 set -u
+case ${1:-} in -h|--help) echo 'usage: tools/profile.sh OUTDIR   the notes'\'' profiling and sanitizer commands, outputs to OUTDIR'; exit 0 ;; esac
 cd "$(dirname "$0")/.."
 [ $# -eq 1 ] || { echo "usage: tools/profile.sh OUTDIR" >&2; exit 2; }
 out=$1
@@ -43,20 +44,20 @@ banks=l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,l1tex__data_bank_
 run 02-stride "$NCU" -k regex:stride_copy --metrics "$coalescing" "$d02" 3 "${once[@]}"
 run 02-offset "$NCU" -k regex:offset_copy -c 3 --metrics "$coalescing" "$d02" 2 "${once[@]}"
 run 02-transpose-v5 "$NCU" -k regex:transpose_naive_v5 -c 1 --metrics "$coalescing" "$d02" 5 "${once[@]}"
-run 02-transpose-v6 "$NCU" -k regex:transpose_tiled -c 1 --metrics "$banks" "$d02" 6 "${once[@]}"
+run 02-transpose-v6 "$NCU" -k regex:transpose_conflicts_v6 -c 1 --metrics "$banks" "$d02" 6 "${once[@]}"
 run 02-transpose-v7 "$NCU" -k regex:transpose_tiled -c 1 --metrics "$banks" "$d02" 7 "${once[@]}"
 
 # ---- lesson 03: the two orientations of the naive kernel
 run 03-naive-v1 "$NCU" -k regex:matmul_rows_v1 -c 1 --metrics "$coalescing" "$d03" 1 --quick "${once[@]}"
-run 03-naive-v2 "$NCU" -k regex:matmul_cols_v2 -c 1 --metrics "$coalescing" "$d03" 2 --quick "${once[@]}"
+run 03-naive-v2 "$NCU" -k regex:matmul_naive_kernel -c 1 --metrics "$coalescing" "$d03" 2 --quick "${once[@]}"
 
 # ---- lesson 04: occupancy, FMA pipe, shared-memory conflicts along the ladder
 ladder=sm__warps_active.avg.pct_of_peak_sustained_active,sm__inst_executed_pipe_fma.avg.pct_of_peak_sustained_active,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,dram__throughput.avg.pct_of_peak_sustained_elapsed
-run 04-v1 "$NCU" -k regex:muld_kernel -c 1 --metrics "$ladder" "$d04" 1 --quick "${once[@]}"
-run 04-v3 "$NCU" -k regex:muld_kernel -c 1 --metrics "$ladder" "$d04" 3 --quick "${once[@]}"
+run 04-v4 "$NCU" -k regex:muld_kernel -c 1 --metrics "$ladder" "$d04" 4 --quick "${once[@]}"
+run 04-v5 "$NCU" -k regex:muld_kernel -c 1 --metrics "$ladder" "$d04" 5 --quick "${once[@]}"
 run 04-v9 "$NCU" -k regex:regtile2d_kernel -c 1 --metrics "$ladder" "$d04" 9 --quick "${once[@]}"
 run 04-v10 "$NCU" -k regex:vectorized_kernel -c 1 --metrics "$ladder" "$d04" 10 --quick "${once[@]}"
-run 04-v11 "$NCU" -k regex:warptile_kernel -c 1 --metrics "$ladder" "$d04" 11 --quick "${once[@]}"
+run 04-v12 "$NCU" -k regex:warptile_kernel -c 1 --metrics "$ladder" "$d04" 12 --quick "${once[@]}"
 
 # ---- lesson 07: the demo's own timeline, and the same run under Nsight Systems
 run 07-timeline "$d07" 4 --quick --csv "$out"
@@ -72,7 +73,7 @@ cat >"$out/buggy.cu" <<'EOF'
 // Three deliberate bugs for the notes' compute-sanitizer examples:
 //   buggy oob      lesson 02: a transpose without its bounds check reads past the input
 //   buggy race     lesson 04: a tiled product without the second __syncthreads()
-//   buggy stream   lesson 07: the last chunk of a pipeline runs one element too far
+//   buggy stream   lesson 07: chunk kernels bounded by n, not by the chunk: the last runs off the end
 #include <cstdio>
 #include <cstring>
 #include <cuda_runtime.h>
@@ -102,7 +103,7 @@ __global__ void tiled_one_barrier(const float *A, const float *B, float *C, int 
 __global__ void scale_chunk(float *x, int n)
 {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i <= n) // bug: <= reads and writes one element past the chunk
+    if (i < n)
         x[i] *= 2.0f;
 }
 
@@ -122,7 +123,7 @@ int main(int argc, char **argv)
         cudaMemset(a, 0, 3 * n * n * sizeof(float));
         tiled_one_barrier<<<dim3(n / 16, n / 16), dim3(16, 16)>>>(a, a + n * n, a + 2 * n * n, n);
     } else if (!strcmp(mode, "stream")) {
-        const int n = 4096, chunks = 4, chunk = n / chunks;
+        const int n = 4000, chunks = 4, chunk = n / chunks; // 1000: not a multiple of 256
         float *h, *d;
         cudaStream_t s[chunks];
         cudaMallocHost(&h, n * sizeof(float));
@@ -131,7 +132,9 @@ int main(int argc, char **argv)
             cudaStreamCreate(&s[k]);
             float *hc = h + k * chunk, *dc = d + k * chunk;
             cudaMemcpyAsync(dc, hc, chunk * sizeof(float), cudaMemcpyHostToDevice, s[k]);
-            scale_chunk<<<(chunk + 255) / 256, 256, 0, s[k]>>>(dc, chunk);
+            // bug: the bound passed is n, not chunk, so threads 1000..1023 of every launch pass
+            // the test: chunks 0-2 write into the next chunk, the last one past the allocation
+            scale_chunk<<<(chunk + 255) / 256, 256, 0, s[k]>>>(dc, n);
             cudaMemcpyAsync(hc, dc, chunk * sizeof(float), cudaMemcpyDeviceToHost, s[k]);
         }
     } else {

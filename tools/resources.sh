@@ -3,6 +3,7 @@
 # reports them (the old lectures' "look at the PTX", today). Output also saved to FILE.
 #   tools/resources.sh "NVCC FLAGS..." FILE
 set -u
+case ${1:-} in -h|--help) echo 'usage: tools/resources.sh "NVCC FLAGS..." FILE   registers, shared memory, stack and spills of every kernel'; exit 0 ;; esac
 cd "$(dirname "$0")/.."
 nvcc=$1 out=$2
 mkdir -p "$(dirname "$out")"

@@ -2,6 +2,7 @@
 # What `make run` starts: the grader, from the course root, with the arguments given
 # (make run passes none: the interactive course on a terminal, plain text otherwise).
 set -u
+case ${1:-} in -h|--help) echo 'usage: tools/run-main.sh [GRADER OPTIONS]   the grader on this course (grader --help for its options)'; exit 0 ;; esac
 root=$(cd "$(dirname "$0")/.." && pwd)
 grader="$root/build/grader/grader"
 if [ ! -x "$grader" ]; then

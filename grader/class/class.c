@@ -15,6 +15,9 @@
 #include <string.h>
 
 #include "class_int.h"
+#include "fs.h"
+#include "sandbox.h"
+#include "util.h"
 
 void class_run_free(struct class_run *cr)
 {
@@ -58,6 +61,11 @@ int class_main(int argc, char **argv)
     int rc = class_parse_args(argc, argv, &cr.o, 0);
     if (rc != 0)
         return rc == 1 ? 0 : 2;
+    if (sandbox_unavailable() && !cr.o.no_sandbox) {
+        fprintf(stderr, "grader class: refusing to grade: %s (--no-sandbox grades anyway)\n",
+                sandbox_unavailable());
+        return 1;
+    }
     class_install_signals();
     rc = class_setup(&cr);
     if (rc != 0)

@@ -8,9 +8,10 @@
  * did not hand in is "not_submitted" (JUnit: a failure, as not run). DIR/gradebook.csv and
  * DIR/junit.xml are merged from those files by the same CSV and JUnit writers as --batch's.
  *
- * Every make the class runs itself (the course once, each student's exercises together) is
- * bounded by --make-timeout S (default 600 s) and killed with its whole process group at the
- * limit; each task's own build and runs keep the engine's bounds (--build-timeout, --timeout).
+ * The make that builds the course once is bounded by --make-timeout S (default 600 s) and
+ * killed with its whole process group at the limit. A student's code is built and run only
+ * inside grading, in the sandbox, with the engine's bounds (--build-timeout, --timeout); where
+ * no sandbox can be made the class refuses to grade unless given --no-sandbox.
  *
  *   grader class DIR [--gpus 0,1] [--jobs N] [--force] [--make-timeout S] [--slurm ...]
  *   grader collect DIR

@@ -1,7 +1,7 @@
 /* class_int.h — what the files of `grader class` and `grader collect` share (class.h says
  * what the commands do). One file per job:
  *   cli.c        options (getopt_long) and the class's absolute paths
- *   roster.c     the students of a class directory; small path helpers
+ *   roster.c     the students of a class directory
  *   resume.c     hashes and seeds: which students are graded already (resumability)
  *   student.c    one student: the bounded builds and the grading, results.json
  *   pool.c       students in parallel, one child process per GPU or job slot
@@ -16,9 +16,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "fs.h"
 #include "hash.h"
 #include "model.h"
 #include "slurm.h"
+#include "util.h"
 
 #define MAX_GPUS 64
 #define MAX_ONLY 256
@@ -34,10 +36,11 @@ struct class_opts {
     int force;
     int keep_work;
     int course_build;          /* build the course once before the students */
+    int no_sandbox;            /* grade even where student code cannot be sandboxed */
     uint64_t seed;
     int sanitize;
     double run_timeout, build_timeout;
-    double make_timeout;       /* each make the class runs itself (course, a student's tasks) */
+    double make_timeout;       /* the make that builds the course */
     const char *only[MAX_ONLY];
     size_t n_only;
     int array_task;            /* internal: one Slurm array task */
@@ -68,12 +71,7 @@ void roster_free(struct roster *r);
 int roster_push(struct roster *r, const char *name);
 /* Every directory of DIR not starting with '.', in byte order; 0 or -1. */
 int roster_scan(const char *dir, struct roster *r);
-char *path_join(const char *a, const char *b);   /* malloc'd */
 char *path_absolute(const char *path);           /* malloc'd */
-int mkdir_p(const char *path);
-int is_dir(const char *path);
-int is_file(const char *path);
-void remove_tree(const char *path);
 
 /* ---------------------------------------------------------------- the run */
 struct class_run {
@@ -100,15 +98,12 @@ size_t *stale_students(const struct class_run *cr, size_t *n);
 size_t count_fresh(const struct class_run *cr);
 
 /* ---------------------------------------------------------------- student.c */
-/* make -C ROOT -k -j<cores> WORDS..., bounded by o->make_timeout; 0 when make succeeded. */
-int class_make(const struct class_opts *o, char *const *words, size_t n_words, const char *log);
 int build_course(const struct class_opts *o, const struct course *c);
 /* 0: results.json written; 1: cancelled (nothing written); -1: could not be written. */
 int grade_student(const struct class_opts *o, const struct course *c, const char *name,
                   const char *hash, int gpu);
 
 /* ---------------------------------------------------------------- pool.c */
-double now_s(void);
 void print_done(const struct class_opts *o, const char *name, size_t k, size_t n, int gpu,
                 double secs);
 /* Grades todo (indices into the roster); returns how many could not be graded. */
@@ -129,9 +124,10 @@ int array_task(struct class_run *cr);
 int submit(struct class_run *cr, const size_t *todo, size_t n_todo);
 
 /* ---------------------------------------------------------------- collect.c */
-/* Writes DIR/gradebook.csv and junit.xml; *missing: students not "graded". 0 or -1. */
+/* Writes DIR/gradebook.csv and junit.xml; *missing: students not "graded"; *skipped: 77 when
+ * every task of every graded student was skipped, else 0. 0 or -1. */
 int write_book(const struct course *c, const char *class_dir, const struct roster *r,
-               char *const *hashes, size_t *missing);
+               char *const *hashes, size_t *missing, int *skipped);
 int collect_now(struct class_run *cr, const struct job_record *j);
 int wait_and_collect(struct class_run *cr, const struct job_record *j);
 

@@ -24,13 +24,13 @@ static void usage(FILE *f)
         "  --seed N           class seed; each student's seed derives from it (default 1)\n"
         "  --timeout S        wall-clock limit of each run of student code\n"
         "  --build-timeout S  limit of each task's build step\n"
-        "  --make-timeout S   limit of each make the class runs itself: the course once,\n"
-        "                     each student's exercises together (default 600)\n"
+        "  --make-timeout S   limit of the make that builds the course once (default 600)\n"
         "  --no-sanitize      skip compute-sanitizer\n"
         "  --force            regrade students whose results are up to date\n"
         "  --only NAME        grade only this student (repeatable)\n"
         "  --keep-work        keep the scratch builds\n"
         "  --no-course-build  the course is built already: do not run make for it first\n"
+        "  --no-sandbox       grade even where bubblewrap cannot sandbox student code\n"
         "\n"
         "  --slurm            submit an sbatch job array instead of grading here\n"
         "  --chunk N          students per array task (default 1)\n"
@@ -84,8 +84,8 @@ static int parse_gpus(const char *s, struct class_opts *o)
 enum {
     O_COURSE = 256, O_WAIT, O_INTERVAL, O_BUILD, O_WORK, O_GPUS, O_JOBS, O_SEED, O_TIMEOUT,
     O_BUILD_TIMEOUT, O_MAKE_TIMEOUT, O_NO_SANITIZE, O_FORCE, O_KEEP_WORK, O_NO_COURSE_BUILD,
-    O_ARRAY_TASK, O_ONLY, O_SLURM, O_DRY_RUN, O_CHUNK, O_MAX_PARALLEL, O_TIME, O_MEM, O_CPUS,
-    O_GRES, O_PARTITION, O_ACCOUNT, O_SBATCH_ARG
+    O_NO_SANDBOX, O_ARRAY_TASK, O_ONLY, O_SLURM, O_DRY_RUN, O_CHUNK, O_MAX_PARALLEL, O_TIME,
+    O_MEM, O_CPUS, O_GRES, O_PARTITION, O_ACCOUNT, O_SBATCH_ARG
 };
 
 /* collect takes the first three (and --help); class takes them all */
@@ -106,6 +106,7 @@ static const struct option class_options[] = {
     { "force", no_argument, NULL, O_FORCE },
     { "keep-work", no_argument, NULL, O_KEEP_WORK },
     { "no-course-build", no_argument, NULL, O_NO_COURSE_BUILD },
+    { "no-sandbox", no_argument, NULL, O_NO_SANDBOX },
     { "array-task", no_argument, NULL, O_ARRAY_TASK },
     { "only", required_argument, NULL, O_ONLY },
     { "slurm", no_argument, NULL, O_SLURM },
@@ -185,6 +186,7 @@ static void set_flag(struct class_opts *o, int opt)
     case O_FORCE: o->force = 1; break;
     case O_KEEP_WORK: o->keep_work = 1; break;
     case O_NO_COURSE_BUILD: o->course_build = 0; break;
+    case O_NO_SANDBOX: o->no_sandbox = 1; break;
     case O_ARRAY_TASK: o->array_task = 1; break;
     case O_SLURM: o->slurm = 1; break;
     case O_DRY_RUN: o->dry_run = 1; break;

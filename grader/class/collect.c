@@ -10,6 +10,7 @@
 #include "class.h"
 #include "class_int.h"
 #include "gradebook.h"
+#include "session.h"
 
 /* ---------------------------------------------------------------- merging */
 /* Reads every student's results into a book whose columns are the course's tasks; a
@@ -45,11 +46,25 @@ static size_t merge_book(const struct course *c, const char *class_dir, const st
     return missing;
 }
 
+/* 77 (session.h) when every task of every graded student was skipped, else 0. */
+static int book_all_skipped(const struct gb_book *b)
+{
+    size_t graded = 0, skipped = 0;
+    const char *skip = outcome_key(OUTCOME_SKIPPED);
+    for (size_t i = 0; i < b->n_rows; i++)
+        for (size_t k = 0; b->rows[i].graded && k < b->rows[i].student.n_tasks; k++) {
+            graded++;
+            skipped += strcmp(b->rows[i].student.tasks[k].outcome, skip) == 0;
+        }
+    return graded && skipped == graded ? GRADER_EXIT_SKIPPED : 0;
+}
+
 int write_book(const struct course *c, const char *class_dir, const struct roster *r,
-               char *const *hashes, size_t *missing)
+               char *const *hashes, size_t *missing, int *skipped)
 {
     struct gb_book b;
     *missing = merge_book(c, class_dir, r, hashes, &b);
+    *skipped = book_all_skipped(&b);
     int rc = gb_book_write(&b, class_dir);
     if (rc != 0)
         fprintf(stderr, "grader: cannot write %s/gradebook.csv: %s\n", class_dir, strerror(errno));
@@ -78,7 +93,8 @@ static int progress_line(const struct class_run *cr, const struct job_record *j)
 int collect_now(struct class_run *cr, const struct job_record *j)
 {
     size_t missing = 0;
-    if (write_book(cr->course, cr->o.dir, &cr->roster, cr->hashes, &missing) != 0)
+    int skipped = 0;
+    if (write_book(cr->course, cr->o.dir, &cr->roster, cr->hashes, &missing, &skipped) != 0)
         return 1;
     size_t n = cr->roster.n;
     printf("gradebook: %s/gradebook.csv, %s/junit.xml (%zu of %zu students graded)\n",
@@ -102,7 +118,7 @@ int collect_now(struct class_run *cr, const struct job_record *j)
             printf("  %-20s %s\n", name, what);
     }
     fflush(stdout);
-    return missing ? 1 : 0;
+    return missing ? 1 : skipped;
 }
 
 int wait_and_collect(struct class_run *cr, const struct job_record *j)
@@ -143,8 +159,9 @@ int collect_main(int argc, char **argv)
         /* graded locally: no key recorded, so whatever results exist are taken as they are */
         printf("%s; merging the results present\n", err);
         size_t missing = 0;
-        rc = write_book(cr.course, cr.o.dir, &cr.roster, NULL, &missing) != 0 ? 1
-             : missing ? 1 : 0;
+        int skipped = 0;
+        rc = write_book(cr.course, cr.o.dir, &cr.roster, NULL, &missing, &skipped) != 0 ? 1
+             : missing ? 1 : skipped;
         printf("gradebook: %s/gradebook.csv (%zu of %zu students have results)\n", cr.o.dir,
                cr.roster.n - missing, cr.roster.n);
     }

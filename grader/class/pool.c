@@ -31,13 +31,6 @@ void class_install_signals(void)
     sigaction(SIGTERM, &sa, NULL);
 }
 
-double now_s(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
 void print_done(const struct class_opts *o, const char *name, size_t k, size_t n, int gpu,
                 double secs)
 {

@@ -1,73 +1,17 @@
-/* roster.c — the students of a class directory, and the path helpers the class shares
- * (class_int.h). */
+/* roster.c — the students of a class directory (class_int.h). */
 #include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include "class_int.h"
-
-char *path_join(const char *a, const char *b)
-{
-    char *p = NULL;
-    if (asprintf(&p, "%s/%s", a, b) < 0)
-        return NULL;
-    return p;
-}
+#include "fs.h"
 
 char *path_absolute(const char *path)
 {
     char *r = realpath(path, NULL);
     return r ? r : strdup(path);
-}
-
-int mkdir_p(const char *path)
-{
-    char *p = strdup(path);
-    if (!p)
-        return -1;
-    for (char *s = p + 1; *s; s++) {
-        if (*s != '/')
-            continue;
-        *s = 0;
-        if (mkdir(p, 0755) != 0 && errno != EEXIST) {
-            free(p);
-            return -1;
-        }
-        *s = '/';
-    }
-    int rc = mkdir(p, 0755) != 0 && errno != EEXIST ? -1 : 0;
-    free(p);
-    return rc;
-}
-
-int is_dir(const char *path)
-{
-    struct stat st;
-    return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
-}
-
-int is_file(const char *path)
-{
-    struct stat st;
-    return stat(path, &st) == 0 && S_ISREG(st.st_mode);
-}
-
-/* rm -rf of a scratch directory this program created */
-void remove_tree(const char *path)
-{
-    pid_t pid = fork();
-    if (pid == 0) {
-        execlp("rm", "rm", "-rf", "--", path, (char *)NULL);
-        _exit(127);
-    }
-    if (pid > 0)
-        while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
-            ;
 }
 
 static int name_cmp(const void *a, const void *b)

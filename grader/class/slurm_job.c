@@ -148,6 +148,8 @@ static size_t array_argv(const struct class_opts *o, const char *exe, char **arg
     add_arg(argv, &argc, "%" PRIu64, o->seed);
     if (!o->sanitize)
         add_arg(argv, &argc, "--no-sanitize");
+    if (o->no_sandbox)
+        add_arg(argv, &argc, "--no-sandbox");
     if (o->run_timeout > 0) {
         add_arg(argv, &argc, "--timeout");
         add_arg(argv, &argc, "%g", o->run_timeout);

@@ -1,6 +1,7 @@
-/* student.c — one student (class_int.h): the course built once, a student's tasks built
- * together, every task graded as `grader --batch` grades it, DIR/<student>/results.json. Every
- * make runs bounded by --make-timeout in a process group of its own (runner.h). */
+/* student.c — one student (class_int.h): the course built once, every task of a student built
+ * and graded as `grader --batch` does it (the student's build in the sandbox, grade.h),
+ * DIR/<student>/results.json. The course's make runs bounded by --make-timeout in a process
+ * group of its own (runner.h). */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,7 +15,9 @@
 #include "runner.h"
 #include "util.h"
 
-int class_make(const struct class_opts *o, char *const *words, size_t n_words, const char *log)
+/* make -C ROOT -k -j<cores> WORDS..., bounded by o->make_timeout; 0 when make succeeded. */
+static int class_make(const struct class_opts *o, char *const *words, size_t n_words,
+                      const char *log)
 {
     char **argv = xcalloc(n_words + 7, sizeof *argv);
     char *jobs = xasprintf("-j%ld", sysconf(_SC_NPROCESSORS_ONLN));
@@ -64,25 +67,6 @@ int build_course(const struct class_opts *o, const struct course *c)
     free_words(words, k);
     free(log);
     return rc;
-}
-
-/* A student's exercises, all at once on every core, before grading them one by one: each
- * task's own build step then finds its binary up to date (or, when it failed here, builds
- * it again alone so that its log holds only that task's errors). */
-static void prebuild_student(const struct class_opts *o, const struct course *c,
-                             const char *exdir, const char *exbuild)
-{
-    size_t n = course_task_count(c), k = 0;
-    char **words = xcalloc(n + 3, sizeof *words);
-    char *log = xasprintf("%s/prebuild.log", exbuild);
-    words[k++] = xasprintf("BUILD=%s", o->build_dir);
-    words[k++] = xasprintf("EXERCISES=%s", exdir);
-    words[k++] = xasprintf("EXBUILD=%s", exbuild);
-    for (size_t i = 0; i < n; i++)
-        words[k++] = xasprintf("%s/exercises/%s", exbuild, task_id(course_task(c, i)));
-    class_make(o, words, k, log); /* a failure is the task's own build step's to report */
-    free_words(words, k);
-    free(log);
 }
 
 /* The student's name as a path component make and shells take as one word: unsafe bytes
@@ -187,7 +171,6 @@ int grade_student(const struct class_opts *o, const struct course *c, const char
     s.seed = g.seed;
     s.seed_known = 1;
     double t0 = now_s();
-    prebuild_student(o, c, exdir, exbuild);
     int rc = grade_tasks(c, &g, &s);
     s.execution_time = now_s() - t0;
     s.graded_at = (int64_t)time(NULL);

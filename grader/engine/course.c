@@ -17,6 +17,8 @@
 
 #include <ini.h>
 
+#include "fs.h"
+
 /* inih reads a line into a buffer of INI_MAX_LINE (200) bytes and drops the rest, so longer
  * lines (long hints) are cut into continuation lines before inih sees them. A cut continuation
  * starts with SPLIT_MARK, which tells the handler to join it without a space. */
@@ -24,36 +26,6 @@
 #define SPLIT_MARK '\x01'
 
 static const char *const known_sanitizers[] = {"memcheck", "racecheck", "synccheck", "initcheck"};
-
-static int file_exists(const char *path)
-{
-    struct stat st;
-    return stat(path, &st) == 0 && S_ISREG(st.st_mode);
-}
-
-/* Whole file, NUL-terminated; NULL with errno set when unreadable. */
-static char *read_file(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    size_t cap = 4096, n = 0, got;
-    char *buf = xcalloc(cap, 1);
-    while ((got = fread(buf + n, 1, cap - n - 1, f)) > 0) {
-        n += got;
-        if (n + 1 == cap)
-            buf = xrealloc(buf, cap *= 2);
-    }
-    buf[n] = 0;
-    fclose(f);
-    return buf;
-}
-
-static int is_dir(const char *path)
-{
-    struct stat st;
-    return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
-}
 
 /* ======================================================================= parse state */
 struct ini_ctx {
@@ -353,7 +325,7 @@ static void lesson_fail(struct course *c, struct lesson *l, int line, const char
 
 static void load_ini(struct course *c, struct lesson *l)
 {
-    char *raw = read_file(l->ini_path);
+    char *raw = read_text_file(l->ini_path, (size_t)64 << 20);
     if (!raw) {
         lesson_fail(c, l, 0, strerror(errno));
         return;
@@ -414,7 +386,7 @@ static void load_lesson(struct course *c, const char *id)
 {
     char *dir = xasprintf("%s/lessons/%s", c->root, id);
     char *ini = xasprintf("%s/lesson.ini", dir);
-    if (!file_exists(ini) && !has_harness(dir)) {
+    if (!is_file(ini) && !has_harness(dir)) {
         free(dir);
         free(ini);
         return;
@@ -429,7 +401,7 @@ static void load_lesson(struct course *c, const char *id)
     c->lessons = xrealloc(c->lessons, (c->n_lessons + 1) * sizeof *c->lessons);
     c->lessons[c->n_lessons++] = l;
 
-    if (!file_exists(ini))
+    if (!is_file(ini))
         lesson_fail(c, l, 0, "missing (the lesson has task harnesses but no lesson.ini)");
     else
         load_ini(c, l);
@@ -437,7 +409,7 @@ static void load_lesson(struct course *c, const char *id)
         set_str(&l->title, l->id);
     char *notes = l->notes_path[0] == '/' ? xstrdup(l->notes_path)
                                           : xasprintf("%s/%s", dir, l->notes_path);
-    set_str(&l->notes_path, file_exists(notes) ? notes : "");
+    set_str(&l->notes_path, is_file(notes) ? notes : "");
     free(notes);
 }
 

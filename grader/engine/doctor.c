@@ -1,6 +1,7 @@
 /* doctor.c — `grader doctor` (doctor.h). Runs only trusted tools, through popen. */
 #include "doctor.h"
 
+#include <dlfcn.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -8,6 +9,7 @@
 
 #include "model_impl.h"
 #include "parse.h"
+#include "sandbox.h"
 
 /* The course is written to CUDA 13; 12.x still builds it. */
 #define CUDA_MIN 12000
@@ -94,16 +96,55 @@ static int check_nvcc(struct doctor *d)
     return v;
 }
 
+const char *doctor_no_driver(const char *dev_dir)
+{
+    char *ctl = xasprintf("%s/nvidiactl", dev_dir ? dev_dir : "/dev");
+    int has_ctl = access(ctl, F_OK) == 0;
+    free(ctl);
+    if (!has_ctl)
+        return "no NVIDIA driver / no GPU (no /dev/nvidiactl)";
+    void *lib = dlopen("libcuda.so.1", RTLD_LAZY | RTLD_LOCAL);
+    if (!lib)
+        return "no NVIDIA driver / no GPU (libcuda.so.1 is missing)";
+    dlclose(lib);
+    return NULL;
+}
+
+static const char no_gpu[] = "nvidia-smi finds no GPU";
+
+int doctor_gpu_probe(char *why, size_t size)
+{
+    const char *none = doctor_no_driver(NULL);
+    if (none) {
+        if (size)
+            snprintf(why, size, "%s", none);
+        return 0;
+    }
+    char *names = capture("nvidia-smi -L");
+    int found = names && strstr(names, "GPU") != NULL;
+    free(names);
+    if (size)
+        snprintf(why, size, "%s", found ? "" : no_gpu);
+    return found;
+}
+
 /* Returns the GPU's compute capability as 90 for 9.0, 0 when no GPU answers. */
 static int check_driver_gpu(struct doctor *d, int nvcc_version)
 {
+    const char *none = doctor_no_driver(NULL);
+    if (none) {
+        line(d, "FAIL", "driver / GPU", none,
+             "install the NVIDIA driver, or run on a machine with a GPU (tasks report "
+             "\"skipped\" without one)");
+        return 0;
+    }
     char *smi = capture("nvidia-smi");
     char *q = capture("nvidia-smi --query-gpu=name,compute_cap,driver_version "
                       "--format=csv,noheader");
     char found[512];
     int cc = 0;
     if (!smi || !q) {
-        line(d, "FAIL", "driver / GPU", "nvidia-smi finds no GPU",
+        line(d, "FAIL", "driver / GPU", no_gpu,
              "install the NVIDIA driver, or run on a machine with a GPU (tasks report "
              "\"skipped\" without one)");
         free(smi);
@@ -210,6 +251,15 @@ static void check_tools(struct doctor *d)
     }
 }
 
+/* Student code runs in a bubblewrap sandbox; without one it runs as the grader's user. */
+static void check_sandbox(struct doctor *d)
+{
+    const char *why = sandbox_unavailable();
+    line(d, why ? "FAIL" : "ok", "sandbox", why ? why : sandbox_bwrap(),
+         "install bubblewrap (apt-get install bubblewrap) and allow unprivileged user "
+         "namespaces (sysctl kernel.unprivileged_userns_clone=1), or run as root");
+}
+
 static void check_terminal(struct doctor *d)
 {
     const char *term = getenv("TERM");
@@ -237,6 +287,7 @@ int doctor_run(const char *root, FILE *out)
     check_arch(&d, root, cc);
     check_sanitizer(&d);
     check_tools(&d);
+    check_sandbox(&d);
     check_terminal(&d);
     fprintf(out, d.failed ? "some checks failed: see the fix lines\n" : "ready\n");
     return d.failed;

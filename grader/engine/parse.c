@@ -8,18 +8,6 @@
 
 #include "model_impl.h"
 
-char *read_text_file(const char *path, size_t max)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    char *buf = xcalloc(max + 1, 1);
-    size_t n = fread(buf, 1, max, f);
-    buf[n] = 0;
-    fclose(f);
-    return buf;
-}
-
 /* Calls fn on every line of text (without the newline, '\r' trimmed). */
 static void each_line(const char *text, void (*fn)(void *, char *), void *user)
 {

@@ -1,14 +1,12 @@
 /* parse.h — reading what the tools print: compiler diagnostics in a build log, compute-sanitizer
- * findings, a task binary's --list. Pure text in, model records out (no I/O but read_text_file). */
+ * findings, a task binary's --list. Pure text in, model records out (no I/O). */
 #ifndef GRADER_PARSE_H
 #define GRADER_PARSE_H
 
 #include <stddef.h>
 
+#include "fs.h"
 #include "model.h"
-
-/* Whole file as a string (NUL-terminated), at most max bytes; NULL when unreadable. */
-char *read_text_file(const char *path, size_t max);
 
 /* Diagnostics of gcc/clang ("f.c:12:5: error: ..."), nvcc's front end ("f.cu(12): error: ..."),
  * ptxas ("ptxas error   : ...") and the linker ("undefined reference to `x'") appended to r,

@@ -1,6 +1,8 @@
 /* runner.c — bounded child processes: see runner.h for the limits and why. */
 #include "runner.h"
 
+#include "util.h"
+
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -10,6 +12,7 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -17,13 +20,9 @@
 #define DEFAULT_CAP ((size_t)1 << 20)
 #define POLL_MS 20
 #define PROC_SCAN_MS 50
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
+#define DISK_SCAN_MS 250
+/* bwrap and its namespace's first process, besides the program */
+#define SANDBOX_PROCS 2
 
 /* ======================================================================= /proc counting */
 /* Reads /proc/<pid>/<file> into buf; returns bytes or -1. */
@@ -51,13 +50,20 @@ static int is_pid_name(const char *s)
     return 1;
 }
 
-/* Processes whose process group is pgid. */
-static int count_group(pid_t pgid)
+struct proc_entry {
+    pid_t pid, ppid, pgrp;
+    int in;
+};
+
+/* The processes of root's group and, with tree, every descendant of root (a sandboxed child
+ * keeps all it starts under itself: its PID namespace's first process adopts the orphans). */
+static int count_procs(pid_t root, int tree)
 {
     DIR *d = opendir("/proc");
     if (!d)
         return 0;
-    int n = 0;
+    struct proc_entry *v = NULL;
+    size_t n = 0, cap = 0;
     struct dirent *e;
     char buf[512];
     while ((e = readdir(d))) {
@@ -67,11 +73,26 @@ static int count_group(pid_t pgid)
         char *p = strrchr(buf, ')');
         char state;
         int ppid, pgrp;
-        if (p && sscanf(p + 1, " %c %d %d", &state, &ppid, &pgrp) == 3 && pgrp == pgid)
-            n++;
+        if (!p || sscanf(p + 1, " %c %d %d", &state, &ppid, &pgrp) != 3)
+            continue;
+        if (n == cap)
+            v = xrealloc(v, (cap = cap ? 2 * cap : 256) * sizeof *v);
+        pid_t pid = (pid_t)atoi(e->d_name);
+        v[n++] = (struct proc_entry){pid, ppid, pgrp, pid == root || pgrp == root};
     }
     closedir(d);
-    return n;
+    for (int changed = tree; changed;) {
+        changed = 0;
+        for (size_t i = 0; i < n; i++)
+            for (size_t k = 0; k < n && !v[i].in; k++)
+                if (v[k].in && v[k].pid == v[i].ppid)
+                    changed = v[i].in = 1;
+    }
+    int count = 0;
+    for (size_t i = 0; i < n; i++)
+        count += v[i].in;
+    free(v);
+    return count;
 }
 
 /* Tasks (threads included, as RLIMIT_NPROC counts them) of the real user uid. */
@@ -113,8 +134,29 @@ static void set_limit(int resource, unsigned long long value)
     setrlimit(resource, &rl);
 }
 
-static void child_exec(const struct run_spec *s, int out_w, int err_w, int status_w,
-                       long nproc_limit)
+/* Every descriptor from 3 up closes on exec (the status pipe is one of them already). */
+static void cloexec_from_3(void)
+{
+#ifdef SYS_close_range
+    if (syscall(SYS_close_range, 3u, ~0u, 4u /* CLOSE_RANGE_CLOEXEC */) == 0)
+        return;
+#endif
+    long max = sysconf(_SC_OPEN_MAX);
+    for (int fd = 3; fd < (max > 0 && max < 65536 ? max : 65536); fd++)
+        fcntl(fd, F_SETFD, FD_CLOEXEC);
+}
+
+/* What the child execs: prepared before fork, so that the child only calls what is safe
+ * between fork and exec in a program with threads. */
+struct exec_plan {
+    char *const *argv;
+    char **sb_argv, **sb_env; /* non-NULL: exec bwrap with these */
+    struct strlist owner;
+    long nproc_limit;
+};
+
+static void child_exec(const struct run_spec *s, const struct exec_plan *x, int out_w, int err_w,
+                       int status_w)
 {
     setsid();
     if (s->cpu_s > 0)
@@ -125,21 +167,26 @@ static void child_exec(const struct run_spec *s, int out_w, int err_w, int statu
         set_limit(RLIMIT_NOFILE, (unsigned long long)s->open_files);
     if (s->data_bytes > 0)
         set_limit(RLIMIT_DATA, s->data_bytes);
-    if (nproc_limit > 0)
-        set_limit(RLIMIT_NPROC, (unsigned long long)nproc_limit);
+    if (x->nproc_limit > 0)
+        set_limit(RLIMIT_NPROC, (unsigned long long)x->nproc_limit);
     /* No core files: a crashing student program must not fill the disk. */
     set_limit(RLIMIT_CORE, 0);
 
     int null_fd = open("/dev/null", O_RDWR);
     if (null_fd < 0 || dup2(null_fd, 0) < 0 || dup2(out_w, 1) < 0 || dup2(err_w, 2) < 0)
         goto fail;
-    for (const char *const *e = s->env; e && *e; e++)
-        if (putenv((char *)*e) != 0)
-            goto fail;
+    cloexec_from_3();
     if (s->cwd && chdir(s->cwd) != 0)
         goto fail;
     signal(SIGPIPE, SIG_DFL);
-    execvp(s->argv[0], s->argv);
+    if (x->sb_argv) {
+        execve(x->sb_argv[0], x->sb_argv, x->sb_env);
+        goto fail;
+    }
+    for (const char *const *e = s->env; e && *e; e++)
+        if (putenv((char *)*e) != 0)
+            goto fail;
+    execvp(x->argv[0], x->argv);
 fail:;
     int err = errno;
     if (write(status_w, &err, sizeof err) < 0)
@@ -207,6 +254,88 @@ static FILE *open_out(const char *path)
 }
 
 /* ======================================================================= run */
+static void plan_init(const struct run_spec *s, struct exec_plan *x)
+{
+    memset(x, 0, sizeof *x);
+    x->argv = s->argv;
+    x->nproc_limit = s->nproc_margin > 0 ? count_user_tasks(getuid()) + s->nproc_margin : 0;
+    if (s->sandbox && !sandbox_unavailable()) {
+        x->sb_argv = sandbox_argv(s->sandbox, s->argv, s->cwd, &x->owner);
+        x->sb_env = sandbox_env(s->sandbox, s->env, &x->owner);
+    }
+}
+
+static void plan_free(struct exec_plan *x)
+{
+    free(x->sb_argv);
+    free(x->sb_env);
+    strlist_free(&x->owner);
+}
+
+/* Why the child must be stopped now, or RUN_EXITED while it may go on. */
+static enum run_end check_bounds(const struct run_spec *s, const struct exec_plan *x, pid_t pid,
+                                 const struct capture *caps, double elapsed, double *scans)
+{
+    if (s->wall_s > 0 && elapsed > s->wall_s)
+        return RUN_TIMED_OUT;
+    if (s->cancel && *s->cancel)
+        return RUN_CANCELLED;
+    if (s->flood_bytes > 0 && (caps[0].seen > s->flood_bytes || caps[1].seen > s->flood_bytes))
+        return RUN_FLOODED;
+    if (s->max_procs > 0 && (elapsed - scans[0]) * 1000 >= PROC_SCAN_MS) {
+        scans[0] = elapsed;
+        int extra = x->sb_argv ? SANDBOX_PROCS : 0;
+        if (count_procs(pid, x->sb_argv != NULL) > s->max_procs + extra)
+            return RUN_FORKED;
+    }
+    if (s->disk_bytes > 0 && s->disk_dir && (elapsed - scans[1]) * 1000 >= DISK_SCAN_MS) {
+        scans[1] = elapsed;
+        if (sandbox_disk_usage(s->disk_dir) > s->disk_bytes)
+            return RUN_DISK_FULL;
+    }
+    return RUN_EXITED;
+}
+
+/* Copies the child's output until it exits, stopping it at the first bound it passes. */
+static enum run_end watch(const struct run_spec *s, const struct exec_plan *x, pid_t pid,
+                          struct capture *caps, double t0, int *status)
+{
+    enum run_end forced = RUN_EXITED;
+    double scans[2] = {0, 0};
+    for (;;) {
+        capture_poll(caps, 2, POLL_MS);
+        if (waitpid(pid, status, WNOHANG) == pid)
+            return forced;
+        if (forced == RUN_EXITED) {
+            forced = check_bounds(s, x, pid, caps, now_s() - t0, scans);
+            if (forced != RUN_EXITED)
+                kill(-pid, SIGKILL);
+        }
+    }
+}
+
+static void set_result(struct run_result *res, int st_fd, enum run_end forced, int status,
+                       int sandboxed)
+{
+    /* bwrap exits 128 + N when the program was killed by signal N */
+    int code = WIFEXITED(status) ? WEXITSTATUS(status) : 0;
+    int relayed = sandboxed && code > 128 && code < 128 + NSIG ? code - 128 : 0;
+    int child_errno = 0;
+    ssize_t got = read(st_fd, &child_errno, sizeof child_errno);
+    if (got == (ssize_t)sizeof child_errno) {
+        res->end = RUN_SPAWN_FAILED;
+        res->spawn_errno = child_errno;
+    } else if (forced != RUN_EXITED) {
+        res->end = forced;
+    } else if (WIFSIGNALED(status) || relayed) {
+        res->end = RUN_SIGNALED;
+        res->term_signal = relayed ? relayed : WTERMSIG(status);
+    } else {
+        res->end = RUN_EXITED;
+        res->exit_status = WEXITSTATUS(status);
+    }
+}
+
 int run_sandboxed(const struct run_spec *s, struct run_result *res)
 {
     memset(res, 0, sizeof *res);
@@ -218,64 +347,31 @@ int run_sandboxed(const struct run_spec *s, struct run_result *res)
         res->spawn_errno = errno;
         return 0;
     }
-    long nproc_limit = s->nproc_margin > 0 ? count_user_tasks(getuid()) + s->nproc_margin : 0;
+    struct exec_plan x;
+    plan_init(s, &x);
     double t0 = now_s();
     fflush(NULL);
     pid_t pid = fork();
     if (pid == 0)
-        child_exec(s, out_p[1], merged ? out_p[1] : err_p[1], st_p[1], nproc_limit);
+        child_exec(s, &x, out_p[1], merged ? out_p[1] : err_p[1], st_p[1]);
+    int fork_errno = errno;
     close(out_p[1]);
     if (!merged)
         close(err_p[1]);
     close(st_p[1]);
-    if (pid < 0) {
-        res->end = RUN_SPAWN_FAILED;
-        res->spawn_errno = errno;
-        close(out_p[0]);
-        if (!merged)
-            close(err_p[0]);
-        close(st_p[0]);
-        return 0;
-    }
-
     size_t cap = s->output_cap ? s->output_cap : DEFAULT_CAP;
     struct capture caps[2] = {
-        {.fd = out_p[0], .file = open_out(s->stdout_path), .cap = cap},
-        {.fd = merged ? -1 : err_p[0], .file = merged ? NULL : open_out(s->stderr_path), .cap = cap},
+        {.fd = out_p[0], .file = pid > 0 ? open_out(s->stdout_path) : NULL, .cap = cap},
+        {.fd = merged ? -1 : err_p[0], .file = merged || pid < 0 ? NULL : open_out(s->stderr_path),
+         .cap = cap},
     };
-    enum run_end forced = RUN_EXITED;
-    int status = 0, exited = 0;
-    double last_scan = t0;
-    while (!exited) {
-        capture_poll(caps, 2, POLL_MS);
-        pid_t w = waitpid(pid, &status, WNOHANG);
-        if (w == pid) {
-            exited = 1;
-            break;
-        }
-        double t = now_s();
-        if (forced == RUN_EXITED) {
-            if (s->wall_s > 0 && t - t0 > s->wall_s)
-                forced = RUN_TIMED_OUT;
-            else if (s->cancel && *s->cancel)
-                forced = RUN_CANCELLED;
-            else if (s->flood_bytes > 0 &&
-                     (caps[0].seen > s->flood_bytes || caps[1].seen > s->flood_bytes))
-                forced = RUN_FLOODED;
-            else if (s->max_procs > 0 && (t - last_scan) * 1000 >= PROC_SCAN_MS) {
-                last_scan = t;
-                if (count_group(pid) > s->max_procs)
-                    forced = RUN_FORKED;
-            }
-            if (forced != RUN_EXITED)
-                kill(-pid, SIGKILL);
-        }
-    }
+    int status = 0;
+    enum run_end forced = pid > 0 ? watch(s, &x, pid, caps, t0, &status) : RUN_SPAWN_FAILED;
     res->wall_s = now_s() - t0;
-    /* Whatever the child left running in its group goes with it; then the pipes reach EOF. */
-    kill(-pid, SIGKILL);
+    if (pid > 0)
+        kill(-pid, SIGKILL); /* what the child left in its group goes with it; then the pipes end */
     double drain_end = now_s() + 2.0;
-    while ((caps[0].fd >= 0 || caps[1].fd >= 0) && now_s() < drain_end)
+    while (pid > 0 && (caps[0].fd >= 0 || caps[1].fd >= 0) && now_s() < drain_end)
         capture_poll(caps, 2, POLL_MS);
     for (int i = 0; i < 2; i++) {
         if (caps[i].fd >= 0)
@@ -284,22 +380,14 @@ int run_sandboxed(const struct run_spec *s, struct run_result *res)
             fclose(caps[i].file);
         res->truncated |= caps[i].truncated;
     }
-
-    int child_errno = 0;
-    ssize_t got = read(st_p[0], &child_errno, sizeof child_errno);
-    close(st_p[0]);
-    if (got == (ssize_t)sizeof child_errno) {
+    if (pid > 0)
+        set_result(res, st_p[0], forced, status, x.sb_argv != NULL);
+    else {
         res->end = RUN_SPAWN_FAILED;
-        res->spawn_errno = child_errno;
-    } else if (forced != RUN_EXITED) {
-        res->end = forced;
-    } else if (WIFSIGNALED(status)) {
-        res->end = RUN_SIGNALED;
-        res->term_signal = WTERMSIG(status);
-    } else {
-        res->end = RUN_EXITED;
-        res->exit_status = WEXITSTATUS(status);
+        res->spawn_errno = fork_errno;
     }
+    close(st_p[0]);
+    plan_free(&x);
     return 0;
 }
 
@@ -330,11 +418,16 @@ void run_describe(const struct run_spec *s, const struct run_result *r, char *bu
     case RUN_FORKED:
         snprintf(buf, len, "killed: more than %d processes", s->max_procs);
         break;
+    case RUN_DISK_FULL:
+        snprintf(buf, len, "killed: wrote more than %llu MiB", s->disk_bytes >> 20);
+        break;
     case RUN_CANCELLED:
         snprintf(buf, len, "cancelled");
         break;
     case RUN_SPAWN_FAILED:
-        snprintf(buf, len, "could not run %s: %s", s->argv[0], strerror(r->spawn_errno));
+        snprintf(buf, len, "could not run %s%s: %s", s->argv[0],
+                 s->sandbox && !sandbox_unavailable() ? " in its sandbox" : "",
+                 strerror(r->spawn_errno));
         break;
     }
 }

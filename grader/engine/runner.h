@@ -12,16 +12,22 @@
  *                  address range the size of all device and host memory, so an address-space
  *                  cap breaks every CUDA program; RLIMIT_DATA counts only private writable
  *                  mappings, which that reservation is not.
- * While it runs, the parent also counts the processes of the child's group and kills the
- * group beyond max_procs (this works for root too), kills it when a captured stream passes
- * flood_bytes, and kills it at the wall-clock limit. After the child exits, whatever is left
- * of its group is killed as well.
+ * Every descriptor but 0, 1 and 2 is closed on exec, whatever the grader has open.
+ * With a sandbox (sandbox.h, when sandboxes can be made here) the program runs under bwrap:
+ * its own PID namespace, so nothing it starts outlives it, and the environment sandbox.h
+ * names; without one, in the grader's environment plus env.
+ * While it runs, the parent also counts the child's processes (its group, and with a sandbox
+ * everything under it) and kills them beyond max_procs (this works for root too), kills them
+ * when a captured stream passes flood_bytes or disk_dir takes more than disk_bytes, and at
+ * the wall-clock limit. After the child exits, whatever is left of its group is killed too.
  */
 #ifndef GRADER_RUNNER_H
 #define GRADER_RUNNER_H
 
 #include <signal.h>
 #include <stddef.h>
+
+#include "sandbox.h"
 
 struct run_spec {
     char *const *argv;          /* argv[0] is looked up in PATH when it has no '/' */
@@ -38,6 +44,9 @@ struct run_spec {
     long open_files;            /* > 0: RLIMIT_NOFILE */
     long nproc_margin;          /* > 0: RLIMIT_NPROC relative to the user's tasks */
     int max_procs;              /* > 0: processes allowed in the group */
+    const struct sandbox *sandbox; /* NULL, or when sandboxes cannot be made: none */
+    const char *disk_dir;       /* with disk_bytes > 0: killed when this tree grows past it */
+    unsigned long long disk_bytes;
     const volatile sig_atomic_t *cancel;
 };
 
@@ -47,6 +56,7 @@ enum run_end {
     RUN_TIMED_OUT,
     RUN_FLOODED,      /* printed more than flood_bytes */
     RUN_FORKED,       /* more than max_procs processes */
+    RUN_DISK_FULL,    /* disk_dir grew past disk_bytes */
     RUN_CANCELLED,
     RUN_SPAWN_FAILED  /* could not start it (spawn_errno) */
 };

@@ -48,7 +48,7 @@ static int mkdir_parent(const char *path)
     int rc = 0;
     if (slash && slash != dir) {
         *slash = 0;
-        rc = mkdir(dir, 0755) == 0 || errno == EEXIST ? 0 : -1;
+        rc = mkdir_p(dir);
     }
     free(dir);
     return rc;
@@ -65,19 +65,8 @@ int state_save(const struct grader_state *s, const char *path)
     cJSON_Delete(doc);
     if (!text)
         return -1;
-    char *tmp = xasprintf("%s.tmp.%d", path, (int)getpid());
-    FILE *f = fopen(tmp, "w");
-    int rc = -1;
-    if (f) {
-        rc = fputs(text, f) < 0 ? -1 : 0;
-        rc |= fclose(f) == 0 ? 0 : -1;
-        if (rc == 0)
-            rc = rename(tmp, path) == 0 ? 0 : -1;
-        if (rc != 0)
-            unlink(tmp);
-    }
+    int rc = write_atomic(path, text, strlen(text));
     cJSON_free(text);
-    free(tmp);
     return rc;
 }
 

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fs.h"
 #include "model_impl.h"
 
 char *tap_unquote(const char *v)
@@ -56,7 +57,7 @@ static struct tap_case *add_case(struct tap_report *r, int number, int ok, const
     c->first_mismatch = xstrdup("");
     c->mismatches = xstrdup("");
     c->note = xstrdup("");
-    c->time_ms = c->throughput = c->max_abs_err = c->max_rel_err = -1;
+    c->time_ms = c->floor_ms = c->throughput = c->max_abs_err = c->max_rel_err = -1;
     c->checked = c->bad = -1;
     return c;
 }
@@ -68,6 +69,8 @@ static void yaml_key(struct tap_case *c, const char *key, const char *raw)
         set_str(&c->status, v);
     else if (strcmp(key, "time_ms") == 0)
         c->time_ms = to_double(v);
+    else if (strcmp(key, "floor_ms") == 0)
+        c->floor_ms = to_double(v);
     else if (strcmp(key, "throughput") == 0)
         c->throughput = to_double(v);
     else if (strcmp(key, "unit") == 0)
@@ -198,27 +201,11 @@ void tap_parse_string(const char *text, struct tap_report *r)
 
 int tap_parse_file(const char *path, struct tap_report *r)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        tap_parse_string("", r);
-        return -1;
-    }
-    size_t cap = 1 << 16, n = 0;
-    char *buf = xcalloc(cap, 1);
-    size_t got;
     /* Reports are small; a huge one (a forged flood) is read up to 16 MiB only. */
-    while ((got = fread(buf + n, 1, cap - n - 1, f)) > 0) {
-        n += got;
-        if (n + 1 == cap) {
-            if (cap >= (16u << 20))
-                break;
-            cap *= 2;
-            buf = xrealloc(buf, cap);
-        }
-    }
-    buf[n] = 0;
-    fclose(f);
-    tap_parse_string(buf, r);
+    char *buf = read_text_file(path, (size_t)16 << 20);
+    tap_parse_string(buf ? buf : "", r);
+    if (!buf)
+        return -1;
     free(buf);
     return 0;
 }

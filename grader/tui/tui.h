@@ -6,18 +6,23 @@
  * a saved exercise file is rebuilt and regraded). Grading runs on a worker thread, so the
  * screen keeps answering keys and shows which step is running.
  *
- * Progress: results saved in o->state_path (when not NULL) are shown at start-up while the
- * exercise file still hashes the same, and every grading is recorded there as it finishes.
+ * Progress: the session (session.h) has given fresh tasks their saved results already; every
+ * grading is taken into it as it finishes.
  */
 #ifndef GRADER_TUI_H
 #define GRADER_TUI_H
 
 #include "grade.h"
 #include "model.h"
+#include "session.h"
 
 /* Runs until the student quits. Needs a terminal on stdin and stdout (the caller falls back
- * to plain text otherwise). Returns a process exit status: 0 when every graded task passed
- * (or was skipped), 1 otherwise, 2 when the terminal could not be used. */
-int tui_main(struct course *c, const struct grader_opts *o);
+ * to plain text otherwise). Returns a process exit status: course_exit_status (session.h),
+ * 2 when the terminal could not be used. */
+int tui_main(struct grading_session *s, const struct grader_opts *o);
+
+/* 1 when the terminal can carry the screens: TERM set and not "dumb", known to terminfo, with
+ * cursor addressing. The caller prints plain text otherwise, exactly as into a pipe. */
+int tui_usable(void);
 
 #endif /* GRADER_TUI_H */

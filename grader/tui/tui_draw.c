@@ -40,90 +40,6 @@ attr_t tui_attr(enum tui_role r)
     return (unsigned)r < TUI_C_COUNT ? role_attr[r] : A_NORMAL;
 }
 
-/* One character of s: its length in bytes (>= 1) and its width in cells (>= 0). Bytes that
- * are not valid in the locale count as one cell each and are drawn as '?'. */
-static size_t next_char(const char *s, wchar_t *wc, int *w)
-{
-    mbstate_t st;
-    memset(&st, 0, sizeof st);
-    size_t len = mbrtowc(wc, s, MB_CUR_MAX, &st);
-    if (len == (size_t)-1 || len == (size_t)-2 || len == 0) {
-        *wc = L'?';
-        *w = 1;
-        return 1;
-    }
-    int cw = wcwidth(*wc);
-    if (cw < 0) {
-        *wc = L'?';
-        cw = 1;
-    }
-    *w = cw;
-    return len;
-}
-
-int tui_width(const char *s)
-{
-    int cols = 0;
-    while (*s) {
-        wchar_t wc;
-        int w;
-        s += next_char(s, &wc, &w);
-        cols += w;
-    }
-    return cols;
-}
-
-size_t tui_fit(const char *s, int cols, int *used)
-{
-    size_t at = 0;
-    int width = 0;
-    while (s[at]) {
-        wchar_t wc;
-        int w;
-        size_t len = next_char(s + at, &wc, &w);
-        if (width + w > cols)
-            break;
-        width += w;
-        at += len;
-    }
-    if (used)
-        *used = width;
-    return at;
-}
-
-size_t tui_wrap(const char *s, int cols, int *cols_used)
-{
-    int used;
-    size_t fit = tui_fit(s, cols < 1 ? 1 : cols, &used);
-    if (s[fit] == '\0' || fit == 0) {
-        if (fit == 0 && s[0]) { /* a character wider than the row: give it the row anyway */
-            wchar_t wc;
-            int w;
-            fit = next_char(s, &wc, &w);
-            used = w;
-        }
-        *cols_used = used;
-        return fit;
-    }
-    /* Break after the last space in reach, unless that leaves the row mostly empty. */
-    size_t brk = fit;
-    while (brk > 0 && s[brk - 1] != ' ')
-        brk--;
-    if (brk > fit / 3) {
-        int w = 0;
-        for (size_t at = 0; at < brk;) {
-            wchar_t wc;
-            int cw;
-            at += next_char(s + at, &wc, &cw);
-            w += cw;
-        }
-        *cols_used = w;
-        return brk;
-    }
-    *cols_used = used;
-    return fit;
-}
-
 int tui_put(int y, int x, int maxw, enum tui_role r, attr_t extra, const char *s)
 {
     if (maxw <= 0 || y < 0 || y >= LINES || x >= COLS)
@@ -139,7 +55,7 @@ int tui_put(int y, int x, int maxw, enum tui_role r, attr_t extra, const char *s
     while (*s) {
         wchar_t wc[2] = { 0, 0 };
         int w;
-        size_t len = next_char(s, &wc[0], &w);
+        size_t len = tui_next_char(s, &wc[0], &w);
         if (cols + w > room)
             break;
         if (wc[0] < L' ')
@@ -228,4 +144,13 @@ const char *tui_spinner(unsigned tick, int utf8)
                                      "\xe2\xa0\x8f" };
     static const char *ascii[] = { "|", "/", "-", "\\" };
     return utf8 ? braille[tick % 10] : ascii[tick % 4];
+}
+
+int tui_putn(int y, int x, int maxw, enum tui_role r, attr_t extra, const char *s, size_t len)
+{
+    char buf[2048];
+    size_t n = len < sizeof buf - 1 ? len : sizeof buf - 1;
+    memcpy(buf, s, n);
+    buf[n] = '\0';
+    return tui_put(y, x, maxw, r, extra, buf);
 }

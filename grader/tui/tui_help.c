@@ -20,9 +20,11 @@ static const struct key_help keys[] = {
     { "A", "regrade every task" },
     { "x", "cancel the grading in progress and the queue" },
     { "w", "watch mode: saving an exercise file rebuilds and regrades it" },
+    { "e", "open the exercise in your editor ($VISUAL, $EDITOR, else vi)" },
+    { "r", "reset the exercise to its shipped version (asks y/N; yours kept as .bak-<time>)" },
     { "n", "the lesson's notes" },
     { "h", "a hint (again: the next one)" },
-    { "l", "the build log of the last grading" },
+    { "l", "the build log of the last grading (Enter there regrades)" },
     { "o", "what your program printed (never trusted for grading)" },
     { "s", "compute-sanitizer's own report of the last grading" },
     { "/  n  N", "search a pager; next / previous match" },
@@ -30,61 +32,43 @@ static const struct key_help keys[] = {
     { "Q  Ctrl-C", "quit from anywhere" },
 };
 
-static const struct {
-    enum grader_outcome o;
-    const char *what;
-} outcomes[] = {
-    { OUTCOME_PASSED, "every case verified, clean under the sanitizers, fast enough" },
-    { OUTCOME_WRONG, "some case's output did not match the reference" },
-    { OUTCOME_TOO_SLOW, "correct, but slower than lesson.ini allows against the reference" },
-    { OUTCOME_SANITIZER, "correct, but compute-sanitizer found an error" },
-    { OUTCOME_BUILD_FAILED, "did not compile, or uses a forbidden library" },
-    { OUTCOME_CUDA_ERROR, "a CUDA call failed (bad launch, illegal address...)" },
-    { OUTCOME_CRASHED, "the program died on a signal" },
-    { OUTCOME_TIMED_OUT, "ran past its time limit and was stopped" },
-    { OUTCOME_SKIPPED, "no usable GPU here: not counted either way" },
-    { OUTCOME_NOT_RUN, "not graded yet, or edited since (*)" },
-};
-
-/* First row shown: help is longer than a small terminal. */
-static int help_top;
-
 /* Paints virtual row r at its screen row when it is in view; returns that row or -1. */
-static int row_y(int r)
+static int row_y(const struct tui *ui, int r)
 {
-    int y = 1 + r - help_top;
+    int y = 1 + r - (int)ui->help_top;
     return y >= 1 && y <= LINES - 2 ? y : -1;
 }
 
 static int help_rows(void)
 {
-    return 1 + (int)(sizeof keys / sizeof keys[0]) + 2 + (int)(sizeof outcomes / sizeof outcomes[0]);
+    return 1 + (int)(sizeof keys / sizeof keys[0]) + 2 + OUTCOME_COUNT;
 }
 
 void tui_help_draw(struct tui *ui)
 {
     int max_top = help_rows() - (LINES - 2);
-    if (help_top > max_top)
-        help_top = max_top > 0 ? max_top : 0;
+    if ((int)ui->help_top > max_top)
+        ui->help_top = max_top > 0 ? (size_t)max_top : 0;
     int r = 0, y;
-    if ((y = row_y(r++)) >= 0)
+    if ((y = row_y(ui, r++)) >= 0)
         tui_put(y, 2, COLS - 4, TUI_C_HEADING, 0, "Keys");
     for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
-        if ((y = row_y(r++)) < 0)
+        if ((y = row_y(ui, r++)) < 0)
             continue;
         tui_put(y, 4, 16, TUI_C_KEY, 0, keys[i].keys);
         tui_put(y, 22, COLS - 23, TUI_C_NORMAL, 0, keys[i].what);
     }
     r++;
-    if ((y = row_y(r++)) >= 0)
+    if ((y = row_y(ui, r++)) >= 0)
         tui_put(y, 2, COLS - 4, TUI_C_HEADING, 0, "Outcomes");
-    for (size_t i = 0; i < sizeof outcomes / sizeof outcomes[0]; i++) {
-        if ((y = row_y(r++)) < 0)
+    /* Every outcome, in precedence order, with its meaning: all from outcome.h's table. */
+    for (int i = 0; i < OUTCOME_COUNT; i++) {
+        if ((y = row_y(ui, r++)) < 0)
             continue;
-        enum grader_outcome o = outcomes[i].o;
+        enum grader_outcome o = (enum grader_outcome)i;
         tui_put(y, 4, 1, tui_outcome_role(o), 0, tui_outcome_glyph(o, ui->utf8));
         tui_put(y, 6, 18, tui_outcome_role(o), 0, outcome_name(o));
-        tui_put(y, 25, COLS - 26, TUI_C_NORMAL, 0, outcomes[i].what);
+        tui_put(y, 25, COLS - 26, TUI_C_NORMAL, 0, outcome_meaning(o));
     }
 }
 
@@ -94,20 +78,18 @@ enum tui_action tui_help_key(struct tui *ui, int ch)
     case KEY_DOWN:
     case 'j':
     case ' ':
-        help_top++;
+        ui->help_top++;
         return TUI_REDRAW;
     case KEY_UP:
     case 'k':
-        if (help_top > 0)
-            help_top--;
+        ui->help_top -= ui->help_top > 0;
         return TUI_REDRAW;
     case '?':
         return TUI_UNHANDLED; /* the loop's '?' closes help */
     case 'Q':
         return TUI_QUIT;
     default:
-        help_top = 0;
-        tui_pop(ui);
-        return TUI_REDRAW;
+        ui->help_top = 0;
+        return TUI_POP;
     }
 }

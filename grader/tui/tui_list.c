@@ -9,14 +9,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
 
 #include "tui_screen.h"
 
 const char tui_list_keys[] =
     "\xe2\x86\x91\xe2\x86\x93 move  Enter grade  \xe2\x86\x92 details  a all  w watch  "
-    "n notes  h hint  l log  ? help  q quit";
+    "e edit  r reset  n notes  ? help  q quit";
 
 enum row_kind { ROW_LESSON, ROW_ERROR, ROW_TASK };
 
@@ -54,22 +53,6 @@ static size_t row_of_task(const struct row *rows, size_t n, size_t task)
         if (rows[i].kind == ROW_TASK && rows[i].task == task)
             return i;
     return 0;
-}
-
-/* Edited since it was graded: the shown result describes an older file. The file's time
- * rules most tasks out without reading it; a newer file counts only when its content differs
- * (a checkout or a save without changes touches the time alone). */
-static int is_stale(const struct task *t)
-{
-    const struct task_result *r = task_result(t);
-    struct stat st;
-    if (!r || stat(task_exercise_path(t), &st) != 0 ||
-        (int64_t)st.st_mtime <= result_graded_at(r))
-        return 0;
-    char hash[HASH_HEX_LEN + 1];
-    if (!result_exercise_hash(r)[0] || hash_file_hex(task_exercise_path(t), hash) != 0)
-        return 1;
-    return strcmp(hash, result_exercise_hash(r)) != 0;
 }
 
 static void format_points(char *buf, size_t len, double v)
@@ -153,11 +136,9 @@ static void draw_task_row(struct tui *ui, int y, size_t index, const struct colu
     if (selected)
         tui_fill(y, 0, TUI_C_NORMAL, sel);
 
-    size_t running;
-    enum grade_step step;
-    int is_running = tui_jobs_running(ui->jobs, &running, &step, NULL, 0, NULL) &&
-                     running == index;
-    int is_queued = tui_jobs_is_queued(ui->jobs, index);
+    struct grade_queue_status st;
+    int is_running = tui_is_running(ui, index, &st);
+    int is_queued = grade_queue_has(ui->queue, index);
 
     const char *glyph = is_running ? tui_spinner(ui->tick, ui->utf8)
                                    : tui_outcome_glyph(o, ui->utf8);
@@ -170,12 +151,12 @@ static void draw_task_row(struct tui *ui, int y, size_t index, const struct colu
 
     char cell[64];
     if (is_running) {
-        snprintf(cell, sizeof cell, "%s", grade_step_name(step));
+        snprintf(cell, sizeof cell, "%s", grade_step_name(st.step));
         tui_put(y, k->outcome, k->outcome_w, TUI_C_RUNNING, sel, cell);
     } else if (is_queued) {
         tui_put(y, k->outcome, k->outcome_w, TUI_C_RUNNING, sel | A_DIM, "queued");
     } else {
-        snprintf(cell, sizeof cell, "%s%s", outcome_name(o), is_stale(t) ? " *" : "");
+        snprintf(cell, sizeof cell, "%s%s", outcome_name(o), tui_is_stale(t) ? " *" : "");
         tui_put(y, k->outcome, k->outcome_w, tui_outcome_role(o), sel, cell);
     }
 
@@ -225,11 +206,27 @@ static void draw_progress(struct tui *ui, int y)
     int bar_w = COLS / 3;
     tui_bar(y, x + 2, bar_w, max > 0 ? got / max : 0, TUI_C_BAR_DONE, TUI_C_BAR_TODO, ui->utf8);
     x += 2 + bar_w + 2;
+    if (max == 0 && graded == n && n > 0) {
+        /* Every task skipped: "0 / 0 points" would say nothing. */
+        tui_put(y, x, COLS - x, TUI_C_SKIP, A_BOLD, "no GPU: nothing could be graded here");
+        return;
+    }
     char a[32], b[32];
     format_points(a, sizeof a, got);
     format_points(b, sizeof b, max);
     tui_putf(y, x, COLS - x, TUI_C_NORMAL, A_BOLD, "%s / %s points   %zu of %zu passed, %zu graded",
              a, b, passed, n, graded);
+}
+
+/* Without a GPU the first screen says so at once, with the probe's reason. */
+static int draw_no_gpu(struct tui *ui, int y)
+{
+    if (!ui->no_gpu[0])
+        return 0;
+    tui_putf(y, 1, COLS - 2, TUI_C_SKIP, 0,
+             "no GPU: %s. Tasks build, then report \"skipped\" (grader doctor tells more)",
+             ui->no_gpu);
+    return 1;
 }
 
 /* The selected task in one line: what happened and what to do next. */
@@ -247,17 +244,13 @@ static void draw_summary(struct tui *ui, int y)
     x += 2;
     int w = COLS - x - 1;
 
-    size_t running;
-    enum grade_step step;
-    char detail[128];
-    double elapsed;
-    if (tui_jobs_running(ui->jobs, &running, &step, detail, sizeof detail, &elapsed) &&
-        running == ui->sel) {
-        tui_putf(y, x, w, TUI_C_RUNNING, 0, "%s%s%s for %.0f s", grade_step_name(step),
-                 detail[0] ? " " : "", detail, elapsed);
+    struct grade_queue_status st;
+    if (tui_is_running(ui, ui->sel, &st)) {
+        tui_putf(y, x, w, TUI_C_RUNNING, 0, "%s%s%s for %.0f s", grade_step_name(st.step),
+                 st.detail[0] ? " " : "", st.detail, st.elapsed_s);
         return;
     }
-    if (tui_jobs_is_queued(ui->jobs, ui->sel)) {
+    if (grade_queue_has(ui->queue, ui->sel)) {
         tui_put(y, x, w, TUI_C_RUNNING, 0, "queued for grading");
         return;
     }
@@ -265,7 +258,7 @@ static void draw_summary(struct tui *ui, int y)
         tui_put(y, x, w, TUI_C_DIM, 0, "not graded yet: Enter grades it, n opens the notes");
         return;
     }
-    if (is_stale(t)) {
+    if (tui_is_stale(t)) {
         x += tui_put(y, x, w, TUI_C_WARN, 0, "* edited since graded, Enter regrades; was ");
         w = COLS - x - 1;
     }
@@ -273,7 +266,7 @@ static void draw_summary(struct tui *ui, int y)
     x += tui_put(y, x, w, tui_outcome_role(o), 0, outcome_name(o));
     w = COLS - x - 1;
     char line[768];
-    const char *why = result_reason(r);
+    const char *why = tui_reason(o, result_reason(r));
     if (why[0]) {
         snprintf(line, sizeof line, ": %s", why);
     } else if (result_speed_measured(r)) {
@@ -293,9 +286,9 @@ void tui_list_draw(struct tui *ui)
     struct row *rows = build_rows(ui->course, &n_rows);
     struct columns k = layout();
     draw_progress(ui, 1);
-    draw_header(2, &k);
+    int top_y = 3 + draw_no_gpu(ui, 2), bottom_y = LINES - 4;
+    draw_header(top_y - 1, &k);
 
-    int top_y = 3, bottom_y = LINES - 4;
     size_t height = (size_t)(bottom_y - top_y + 1);
     if (rows && course_task_count(ui->course)) {
         size_t sel_row = row_of_task(rows, n_rows, ui->sel);
@@ -408,17 +401,13 @@ enum tui_action tui_list_key(struct tui *ui, int ch)
     case '\n':
     case '\r':
     case KEY_ENTER:
-        if (tui_grade(ui, ui->sel, 1))
-            tui_message(ui, TUI_C_RUNNING, "grading %s", task_id(course_task(ui->course, ui->sel)));
-        else
-            tui_message(ui, TUI_C_NORMAL, "%s is already queued",
-                        task_id(course_task(ui->course, ui->sel)));
+        tui_post(ui, TUI_MSG_GRADE, ui->sel);
         return TUI_REDRAW;
     case KEY_RIGHT:
     case 'd':
     case '\t':
         ui->detail_top = 0;
-        tui_push(ui, TUI_SCREEN_TASK);
+        tui_post(ui, TUI_MSG_PUSH, TUI_SCREEN_TASK);
         return TUI_REDRAW;
     default:
         return TUI_UNHANDLED;

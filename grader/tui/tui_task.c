@@ -11,7 +11,7 @@
 
 const char tui_task_keys[] =
     "\xe2\x86\x91\xe2\x86\x93 scroll  Enter regrade  [ ] prev/next  l log  o output  "
-    "n notes  h hint  q back  ? help";
+    "e edit  n notes  h hint  q back  ? help";
 
 struct page {
     struct tui *ui;
@@ -61,15 +61,6 @@ static void wrapped(struct page *p, int indent, enum tui_role r, attr_t extra, c
     } while (*s);
 }
 
-static const char *relative(const struct tui *ui, const char *path)
-{
-    const char *root = course_root(ui->course);
-    size_t n = strlen(root);
-    if (n && strncmp(path, root, n) == 0 && path[n] == '/')
-        return path + n + 1;
-    return path;
-}
-
 /* --------------------------------------------------------------- sections */
 static void draw_head(struct page *p, const struct task *t, const struct task_result *r)
 {
@@ -81,22 +72,18 @@ static void draw_head(struct page *p, const struct task *t, const struct task_re
         tui_putf(y, COLS - 16, 15, TUI_C_DIM, 0, "%11.4g pts", task_weight(t));
     }
     y = next_row(p);
-    size_t running;
-    enum grade_step step;
-    char detail[128];
-    double elapsed;
-    if (tui_jobs_running(ui->jobs, &running, &step, detail, sizeof detail, &elapsed) &&
-        running == ui->sel) {
+    struct grade_queue_status st;
+    if (tui_is_running(ui, ui->sel, &st)) {
         if (y >= 0)
             tui_putf(y, 1, COLS - 2, TUI_C_RUNNING, 0, "%s %s%s%s  (%.0f s)",
-                     tui_spinner(ui->tick, ui->utf8), grade_step_name(step), detail[0] ? " " : "",
-                     detail, elapsed);
+                     tui_spinner(ui->tick, ui->utf8), grade_step_name(st.step),
+                     st.detail[0] ? " " : "", st.detail, st.elapsed_s);
         y = next_row(p);
     }
     if (!r) {
         if (y >= 0)
             tui_put(y, 1, COLS - 2, TUI_C_DIM, 0,
-                    tui_jobs_is_queued(ui->jobs, ui->sel) ? "queued for grading"
+                    grade_queue_has(ui->queue, ui->sel) ? "queued for grading"
                                                           : "not graded yet: Enter grades it");
         return;
     }
@@ -108,8 +95,9 @@ static void draw_head(struct page *p, const struct task *t, const struct task_re
         tui_putf(y, x + 2, COLS - x - 3, TUI_C_NORMAL, A_BOLD, "%.4g / %.4g points",
                  result_score(r), result_max_score(r));
     }
-    if (result_reason(r)[0])
-        wrapped(p, 1, tui_outcome_role(o), 0, result_reason(r));
+    const char *why = tui_reason(o, result_reason(r));
+    if (why[0])
+        wrapped(p, 1, tui_outcome_role(o), 0, why);
 
     char when[64] = "";
     time_t at = (time_t)result_graded_at(r);
@@ -125,7 +113,7 @@ static void draw_head(struct page *p, const struct task *t, const struct task_re
         snprintf(line + n, sizeof line - (size_t)n, "   exercise exit status %d",
                  result_exit_status(r));
     wrapped(p, 1, TUI_C_DIM, 0, line);
-    snprintf(line, sizeof line, "your file: %s", relative(ui, task_exercise_path(t)));
+    snprintf(line, sizeof line, "your file: %s", tui_relative(ui, task_exercise_path(t)));
     wrapped(p, 1, TUI_C_DIM, 0, line);
 }
 
@@ -318,7 +306,7 @@ static void draw_sanitizers(struct page *p, const struct task *t, const struct t
             wrapped(p, 6, TUI_C_NORMAL, 0, line);
         }
         if (f->file[0]) {
-            snprintf(line, sizeof line, "at %s:%d", relative(p->ui, f->file), f->line);
+            snprintf(line, sizeof line, "at %s:%d", tui_relative(p->ui, f->file), f->line);
             wrapped(p, 6, TUI_C_LOCATION, 0, line);
         }
     }
@@ -340,9 +328,9 @@ static void draw_build(struct page *p, const struct task_result *r)
         const struct compiler_diag *d = result_diag(r, i);
         char loc[512];
         if (d->col > 0)
-            snprintf(loc, sizeof loc, "%s:%d:%d", relative(p->ui, d->file), d->line, d->col);
+            snprintf(loc, sizeof loc, "%s:%d:%d", tui_relative(p->ui, d->file), d->line, d->col);
         else
-            snprintf(loc, sizeof loc, "%s:%d", relative(p->ui, d->file), d->line);
+            snprintf(loc, sizeof loc, "%s:%d", tui_relative(p->ui, d->file), d->line);
         int y = next_row(p);
         if (y >= 0) {
             int x = 3 + tui_put(y, 3, COLS - 4, TUI_C_LOCATION, 0, loc);
@@ -365,10 +353,16 @@ static void draw_config(struct page *p, const struct task *t)
     int n = snprintf(line, sizeof line, "%.4g point%s, all or nothing: every case verified by "
                      "the reference solution's checker", task_weight(t),
                      task_weight(t) == 1 ? "" : "s");
-    if (task_forbid_count(t)) {
+    if (task_forbid_count(t))
         n += snprintf(line + n, sizeof line - (size_t)n, "; must not use:");
-        for (size_t i = 0; i < task_forbid_count(t) && n < (int)sizeof line; i++)
-            n += snprintf(line + n, sizeof line - (size_t)n, " %s", task_forbid(t, i));
+    for (size_t i = 0; i < task_forbid_count(t) && n < (int)sizeof line; i++) {
+        /* "3cub" and "cub" are one library to the student: said once, by its name. */
+        const char *w = tui_forbid_word(task_forbid(t, i));
+        int seen = 0;
+        for (size_t k = 0; k < i; k++)
+            seen |= strcmp(tui_forbid_word(task_forbid(t, k)), w) == 0;
+        if (!seen)
+            n += snprintf(line + n, sizeof line - (size_t)n, "%s %s", i ? "," : "", w);
     }
     wrapped(p, 3, TUI_C_DIM, 0, line);
     snprintf(line, sizeof line, "%zu hint%s in lesson.ini (h)", task_hint_count(t),
@@ -459,14 +453,13 @@ enum tui_action tui_task_key(struct tui *ui, int ch)
     case '\n':
     case '\r':
     case KEY_ENTER:
-        if (n && tui_grade(ui, ui->sel, 1))
-            tui_message(ui, TUI_C_RUNNING, "grading %s", task_id(course_task(ui->course, ui->sel)));
+        if (n)
+            tui_post(ui, TUI_MSG_GRADE, ui->sel);
         return TUI_REDRAW;
     case KEY_LEFT:
     case 'q':
     case 27:
-        tui_pop(ui);
-        return TUI_REDRAW;
+        return TUI_POP;
     default:
         return TUI_UNHANDLED;
     }

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 static void out_of_memory(void)
 {
@@ -77,3 +78,40 @@ void strlist_free(struct strlist *l)
     memset(l, 0, sizeof *l);
 }
 
+
+double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+void sb_add(struct strbuf *b, const char *s, size_t n)
+{
+    if (b->len + n + 1 > b->cap) {
+        b->cap = b->cap ? b->cap : 64;
+        while (b->len + n + 1 > b->cap)
+            b->cap *= 2;
+        b->s = xrealloc(b->s, b->cap);
+    }
+    memcpy(b->s + b->len, s, n);
+    b->len += n;
+    b->s[b->len] = 0;
+}
+
+void sb_printf(struct strbuf *b, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    char *s = xvasprintf(fmt, ap);
+    va_end(ap);
+    sb_add(b, s, strlen(s));
+    free(s);
+}
+
+char *sb_take(struct strbuf *b)
+{
+    char *s = b->s ? b->s : xstrdup("");
+    memset(b, 0, sizeof *b);
+    return s;
+}

@@ -39,14 +39,12 @@ typedef struct reduce_state {
     float *d_work;
 } reduce_state;
 
-static void *reduce_make(const lab_case *c, uint64_t seed)
+static void *reduce_make(const lab_case *c, uint64_t seed, void *user)
 {
-    reduce_state *st = (reduce_state *)calloc(1, sizeof *st);
-    if (!st) { fprintf(stderr, "reduce_sum: out of host memory\n"); exit(LAB_EXIT_CUDA); }
+    reduce_state *st = (reduce_state *)lab_xcalloc(1, sizeof *st);
     st->n = c->dim[0];
     st->offset = c->dim[1];
-    st->x = (float *)malloc(st->n * sizeof(float));
-    if (!st->x) { fprintf(stderr, "reduce_sum: out of host memory for %zu floats\n", st->n); exit(LAB_EXIT_CUDA); }
+    st->x = (float *)lab_xmalloc(st->n * sizeof(float));
     /* Drawn as int32 into the same bytes, then converted in place: no second n-sized buffer. */
     int32_t *as_int = (int32_t *)(void *)st->x;
     lab_fill_i32(as_int, st->n, -8, 7, lab_seed_derive(seed, "x"));
@@ -145,24 +143,26 @@ static void reduce_destroy(void *p)
 }
 
 static const lab_task reduce_task = {
-    "reduce_sum",
-    "n offset",
-    "GB/s",
-    reduce_cases,
-    sizeof reduce_cases / sizeof reduce_cases[0],
-    { 0.5, 0.0 },  /* half the smallest |element|: see the comment at the top */
-    10, 2,
-    reduce_make,
-    reduce_outputs,
-    reduce_upload,
-    reduce_reset,
-    reduce_run,
-    reduce_download,
-    reduce_reference,
-    reduce_verify,
-    reduce_work,
-    NULL,
-    reduce_destroy,
+    .name = "reduce_sum",
+    .dims = "n offset",
+    .unit = "GB/s",
+    .cases = reduce_cases,
+    .n_cases = sizeof reduce_cases / sizeof reduce_cases[0],
+    .tol = { 0.5, 0.0 },
+    /* half the smallest |element|: see the comment at the top */
+    .reps = 10,
+    .warmup = 2,
+    .ceiling = LAB_CEIL_DRAM,
+    .make = reduce_make,
+    .outputs = reduce_outputs,
+    .upload = reduce_upload,
+    .reset = reduce_reset,
+    .run = reduce_run,
+    .download = reduce_download,
+    .reference = LAB_REFERENCE(reduce_reference),
+    .verify = reduce_verify,
+    .work = reduce_work,
+    .destroy = reduce_destroy,
 };
 
 int main(int argc, char **argv)

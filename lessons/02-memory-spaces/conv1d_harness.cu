@@ -35,15 +35,13 @@ typedef struct conv_state {
     float *d_in, *d_out;
 } conv_state;
 
-static void *conv_make(const lab_case *c, uint64_t seed)
+static void *conv_make(const lab_case *c, uint64_t seed, void *user)
 {
-    conv_state *st = (conv_state *)calloc(1, sizeof *st);
-    if (!st) { fprintf(stderr, "conv1d: out of host memory\n"); exit(LAB_EXIT_CUDA); }
+    conv_state *st = (conv_state *)lab_xcalloc(1, sizeof *st);
     st->n = c->dim[0];
     st->width = (int)c->dim[1];
-    st->in = (float *)malloc(st->n * sizeof(float));
-    st->out = (float *)malloc(st->n * sizeof(float));
-    if (!st->in || !st->out) { fprintf(stderr, "conv1d: out of host memory\n"); exit(LAB_EXIT_CUDA); }
+    st->in = (float *)lab_xmalloc(st->n * sizeof(float));
+    st->out = (float *)lab_xmalloc(st->n * sizeof(float));
     lab_fill_f32(st->in, st->n, -1.0f, 1.0f, lab_seed_derive(seed, "in"));
     lab_fill_f32(st->mask, (size_t)st->width, -1.0f, 1.0f, lab_seed_derive(seed, "mask"));
     return st;
@@ -137,24 +135,26 @@ static void conv_destroy(void *p)
 }
 
 static const lab_task conv_task = {
-    "conv1d",
-    "n width",
-    "GB/s",
-    conv_cases,
-    sizeof conv_cases / sizeof conv_cases[0],
-    { 0.0, 1e-5 },  /* see the comment at the top */
-    10, 2,
-    conv_make,
-    conv_outputs,
-    conv_upload,
-    conv_reset,
-    conv_run,
-    conv_download,
-    conv_reference,
-    conv_verify,
-    conv_work,
-    NULL,
-    conv_destroy,
+    .name = "conv1d",
+    .dims = "n width",
+    .unit = "GB/s",
+    .cases = conv_cases,
+    .n_cases = sizeof conv_cases / sizeof conv_cases[0],
+    .tol = { 0.0, 1e-5 },
+    /* see the comment at the top */
+    .reps = 10,
+    .warmup = 2,
+    .ceiling = LAB_CEIL_DRAM,
+    .make = conv_make,
+    .outputs = conv_outputs,
+    .upload = conv_upload,
+    .reset = conv_reset,
+    .run = conv_run,
+    .download = conv_download,
+    .reference = LAB_REFERENCE(conv_reference),
+    .verify = conv_verify,
+    .work = conv_work,
+    .destroy = conv_destroy,
 };
 
 int main(int argc, char **argv)

@@ -31,22 +31,14 @@ typedef struct transpose_state {
     float *d_in, *d_out;
 } transpose_state;
 
-static void *host_alloc(size_t bytes)
+static void *transpose_make(const lab_case *c, uint64_t seed, void *user)
 {
-    void *p = malloc(bytes);
-    if (!p) { fprintf(stderr, "transpose: out of host memory (%zu bytes)\n", bytes); exit(LAB_EXIT_CUDA); }
-    return p;
-}
-
-static void *transpose_make(const lab_case *c, uint64_t seed)
-{
-    transpose_state *st = (transpose_state *)calloc(1, sizeof *st);
-    if (!st) { fprintf(stderr, "transpose: out of host memory\n"); exit(LAB_EXIT_CUDA); }
+    transpose_state *st = (transpose_state *)lab_xcalloc(1, sizeof *st);
     st->rows = c->dim[0];
     st->cols = c->dim[1];
     const size_t count = st->rows * st->cols;
-    st->in = (float *)host_alloc(count * sizeof(float));
-    st->out = (float *)host_alloc(count * sizeof(float));
+    st->in = (float *)lab_xmalloc(count * sizeof(float));
+    st->out = (float *)lab_xmalloc(count * sizeof(float));
     lab_fill_f32(st->in, count, -1.0f, 1.0f, lab_seed_derive(seed, "in"));
     return st;
 }
@@ -131,24 +123,27 @@ static void transpose_destroy(void *p)
 }
 
 static const lab_task transpose_task = {
-    "transpose",
-    "rows cols",
-    "GB/s",
-    transpose_cases,
-    sizeof transpose_cases / sizeof transpose_cases[0],
-    { 0.0, 0.0 },  /* values are moved, never computed: exact */
-    10, 2,
-    transpose_make,
-    transpose_outputs,
-    transpose_upload,
-    transpose_reset,
-    transpose_run,
-    transpose_download,
-    transpose_reference,
-    transpose_verify,
-    transpose_work,
-    transpose_cols,
-    transpose_destroy,
+    .name = "transpose",
+    .dims = "rows cols",
+    .unit = "GB/s",
+    .cases = transpose_cases,
+    .n_cases = sizeof transpose_cases / sizeof transpose_cases[0],
+    .tol = { 0.0, 0.0 },
+    /* values are moved, never computed: exact */
+    .reps = 10,
+    .warmup = 2,
+    .ceiling = LAB_CEIL_DRAM,
+    .make = transpose_make,
+    .outputs = transpose_outputs,
+    .upload = transpose_upload,
+    .reset = transpose_reset,
+    .run = transpose_run,
+    .download = transpose_download,
+    .reference = LAB_REFERENCE(transpose_reference),
+    .verify = transpose_verify,
+    .work = transpose_work,
+    .cols = transpose_cols,
+    .destroy = transpose_destroy,
 };
 
 int main(int argc, char **argv)

@@ -10,7 +10,7 @@
 //            reference solution, compiled from solutions/03-naive-matmul/matmul_naive.cu
 //
 // Every version is checked against version 0 on sampled entries before it is timed.
-// A second table re-measures the seed lecture's simpleMultiply shapes, C (n×n) = A (n×32) ·
+// A second table re-measures the Spanish lecture's simpleMultiply shapes, C (n×n) = A (n×32) ·
 // B (32×n) for n = 512 … 32768, next to the times it reported on a compute-capability 6.1 GPU.
 #include "lab.h"
 #include "matmul_naive.h"
@@ -97,7 +97,7 @@ static const lab_demo_version versions[] = {
 };
 enum { N_VERSIONS = sizeof versions / sizeof *versions };
 
-// ======================================================================= the seed's table
+// ======================================================================= the lecture's table
 // simpleMultiply in the Spanish lecture: one thread per element, K = TILE_DIM = 32, times in
 // ms measured on "venus" (compute capability 6.1), column "Global Memory".
 static const struct {
@@ -215,15 +215,15 @@ int main(int argc, char **argv)
         free(hA);
         free(hB);
     }
-    fprintf(stderr, "\r  measuring the seed's shapes...      ");
-    static const char *const seed_cols[] = {"n", "seed ms (cc 6.1)", "naive-cols ms", "cuBLAS ms",
+    fprintf(stderr, "\r  measuring the lecture's shapes...   ");
+    static const char *const seed_cols[] = {"n", "lecture ms (cc 6.1)", "naive-cols ms", "cuBLAS ms",
                                             "speed-up", "naive GFLOP/s"};
-    lab_table *st = lab_table_new("The seed's simpleMultiply, C(n×n) = A(n×32)·B(32×n), then and now",
-                                  seed_cols, 6);
+    lab_table *st = lab_table_new(
+        "The Spanish lecture's simpleMultiply, C(n×n) = A(n×32)·B(32×n), then and now", seed_cols, 6);
     seed_table(&o, &p, st);
     fprintf(stderr, "\r%40s\r", "");
     CUBLAS_CHECK(cublasDestroy(p.blas));
     lab_demo_emit(&d, t, "versions");
-    lab_demo_emit(&d, st, "seed");
+    lab_demo_emit(&d, st, "seed"); // CSV name: lessons/03-naive-matmul/plot.gp reads it
     return d.status;
 }

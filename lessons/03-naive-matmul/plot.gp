@@ -4,7 +4,7 @@
 #   03-naive-matmul_lecture.svg   simpleMultiply, C(n×n) = A(n×32)·B(32×n): the Spanish
 #                                 lecture's times (cc 6.1, in the CSV's second column) and today's
 # Columns: versions: n, version, name, time, GFLOP/s, % of cuBLAS, max rel err
-#          seed: n, lecture ms (cc 6.1), naive-cols ms, cuBLAS ms, speed-up, naive GFLOP/s
+#          lecture: n, lecture ms (cc 6.1), naive-cols ms, cuBLAS ms, speed-up, naive GFLOP/s
 if (!exists("csvdir")) csvdir = 'build/bench'
 if (!exists("outdir")) outdir = csvdir
 out(s) = exists("figures") ? outdir.'/h200_'.s.'.svg' : outdir.'/03-naive-matmul_'.s.'.svg'

@@ -1,9 +1,10 @@
-/* Lesson 04 — shared-memory tiles, and the ladder from the seed lectures' kernels up to cuBLAS.
+/* Lesson 04 — shared-memory tiles, and the ladder from the Russian and Spanish lectures'
+ * kernels up to cuBLAS.
  *
  * C = A·B in FP32, row-major (A M×K, B K×N, C M×N). Every version is timed side by side in one
  * run and read as a fraction of cuBLAS SGEMM with TF32 off, measured at the same size. Four
- * tables: the ladder (square sizes), the seed-001 panel product (C n×n = A n×32 · B 32×n, the
- * shape of that lecture's table), the seed-000 experiment with blocks per SM, and, apart from
+ * tables: the ladder (square sizes), the Spanish lecture's panel product (C n×n = A n×32 · B 32×n,
+ * the shape of that lecture's table), the Russian lecture's experiment with blocks per SM, and, apart from
  * the ladder, cuBLAS on TF32 tensor cores (faster, less accurate: a different contest).
  *
  *   make build/lessons/04-tiling/demo && build/lessons/04-tiling/demo        every version
@@ -16,12 +17,12 @@
  * solutions/04-tiling/ itself.
  *
  * version 0:  cuBLAS SGEMM, FP32 (TF32 off): the yardstick                       ./demo 0
- * version 1:  seed 001 simpleMultiply: A and B straight from global memory       ./demo 1
- * version 2:  seed 001 coalescedMultiply: the A tile through shared memory       ./demo 2
- * version 3:  seed 001 sharedABMultiply: A and B tiles through shared memory     ./demo 3
- * version 4:  seed 000 Muld, 16x16 tiles, inner loop not unrolled (as on G80)    ./demo 4
+ * version 1:  Spanish lecture's simpleMultiply: A and B from global memory       ./demo 1
+ * version 2:  Spanish lecture's coalescedMultiply: the A tile through shared     ./demo 2
+ * version 3:  Spanish lecture's sharedABMultiply: A and B tiles through shared   ./demo 3
+ * version 4:  Russian lecture's Muld, 16x16 tiles, loop not unrolled (as on G80) ./demo 4
  * version 5:  16x16 tiles, inner loop unrolled by 16                             ./demo 5
- * version 6:  16x16 tiles, the seed's prefetching schedule (double buffer)       ./demo 6
+ * version 6:  16x16 tiles, the Russian lecture's prefetching (double buffer)     ./demo 6
  * version 7:  task matmul_tiled's solution: 32x32 tiles, any size               ./demo 7
  * version 8:  1-D register tiling: 64x64 block tile, 8 results per thread        ./demo 8
  * version 9:  2-D register tiling: 128x128 block tile, 8x8 results per thread    ./demo 9
@@ -29,7 +30,7 @@
  * version 11: task matmul_regtile's solution: 8x8 per thread, 2 blocks/SM, any size ./demo 11
  * version 12: warp tiling, double-buffered shared tiles, prefetch in registers   ./demo 12
  *
- * Versions 1-3 exist only for the seed-001 shape (K = 32); 7 and 11 take any size; the others
+ * Versions 1-3 exist only for the Spanish lecture's shape (K = 32); 7 and 11 take any size; the others
  * need sizes that are multiples of their tiles (every size this demo runs is).
  */
 #include <stdio.h>
@@ -103,13 +104,13 @@ typedef struct version {
 
 static const version versions[] = {
     {{0, "cublas", "cuBLAS SGEMM, FP32, TF32 off", gemm_v0}, NULL, 0, 1, 1, SHAPE_ANY},
-    {{1, "simple", "seed 001 simpleMultiply, global memory only", gemm_v1},
+    {{1, "simple", "Spanish lecture's simpleMultiply, global memory only", gemm_v1},
      (const void *)simple_multiply_kernel, 1024, PANEL_W, PANEL_W, SHAPE_PANEL},
-    {{2, "coalesced", "seed 001 coalescedMultiply, A tile in shared", gemm_v2},
+    {{2, "coalesced", "Spanish lecture's coalescedMultiply, A tile in shared", gemm_v2},
      (const void *)coalesced_multiply_kernel, 1024, PANEL_W, PANEL_W, SHAPE_PANEL},
-    {{3, "shared_ab", "seed 001 sharedABMultiply, A and B tiles in shared", gemm_v3},
+    {{3, "shared_ab", "Spanish lecture's sharedABMultiply, A and B tiles in shared", gemm_v3},
      (const void *)shared_ab_multiply_kernel, 1024, PANEL_W, PANEL_W, SHAPE_PANEL},
-    {{4, "muld16", "seed 000 Muld, 16x16 tiles, not unrolled", gemm_v4},
+    {{4, "muld16", "Russian lecture's Muld, 16x16 tiles, not unrolled", gemm_v4},
      (const void *)muld_kernel<16, false>, 256, 16, 16, SHAPE_ANY},
     {{5, "muld16_unroll", "16x16 tiles, inner loop unrolled by 16", gemm_v5},
      (const void *)muld_kernel<16, true>, 256, 16, 16, SHAPE_ANY},
@@ -265,7 +266,7 @@ static void run_ladder(const run_ctx *ctx)
     lab_demo_emit(ctx->demo, t, "ladder");
 }
 
-/* Seed 001's table: C (n×n) = A (n×32) · B (32×n). With K = 32 each C element is 64 FLOPs
+/* The Spanish lecture's table: C (n×n) = A (n×32) · B (32×n). With K = 32 each C element is 64 FLOPs
  * and 4 bytes written, so large n is bound by writing C: the table also gives the bytes
  * moved against the measured copy bandwidth. */
 static void run_panel(const run_ctx *ctx)
@@ -276,7 +277,7 @@ static void run_panel(const run_ctx *ctx)
     const size_t n_sizes = ctx->opts->quick ? 2 : 7;
     static const char *const cols[] = {"v", "name", "n", "ms", "GFLOP/s", "of cuBLAS", "GB/s",
                                        "of copy", "check"};
-    lab_table *t = lab_table_new("seed 001 panel: C (n x n) = A (n x 32) * B (32 x n)", cols, 9);
+    lab_table *t = lab_table_new("Spanish lecture's panel: C (n x n) = A (n x 32) * B (32 x n)", cols, 9);
     const double copy = lab_ceiling_copy_gbps();
     for (size_t s = 0; s < n_sizes; ++s) {
         const int n = sizes[s];
@@ -298,11 +299,12 @@ static void run_panel(const run_ctx *ctx)
         problem_free(&p);
     }
     printf("copy ceiling (device-to-device, read + write): %.0f GB/s\n", copy);
-    lab_demo_emit(ctx->demo, t, "seed001");
+    lab_demo_emit(ctx->demo, t, "seed001"); /* CSV name: lessons/04-tiling/plot.gp reads it */
 }
 
-/* Seed 000's experiment: the same kernel with 1, 2, ... blocks allowed per SM. Extra dynamic
- * shared memory (unused by the kernel) is what limits residency, as the seed's 16 KB did. */
+/* The Russian lecture's experiment: the same kernel with 1, 2, ... blocks allowed per SM. Extra dynamic
+ * shared memory (unused by the kernel) is what limits residency, as the
+ * lecture's 16 KB did on G80. */
 static size_t smem_for_blocks(const void *kernel, int threads, int want)
 {
     int dev, optin;
@@ -343,12 +345,12 @@ static void occupancy_call(void *q)
 
 static void run_blocks_per_sm(const run_ctx *ctx)
 {
-    const int n = ctx->opts->quick ? 512 : 1024; /* the seed's size */
+    const int n = ctx->opts->quick ? 512 : 1024; /* the lecture's size */
     static const int limits[] = {1, 2, 4, 8};
     static const int ids[] = {4, 5};
     static const char *const cols[] = {"v", "name", "size", "blocks/SM", "dyn smem B", "ms",
                                        "GFLOP/s", "of SGEMM ceiling"};
-    lab_table *t = lab_table_new("seed 000: blocks resident per SM (16x16 tiles)", cols, 8);
+    lab_table *t = lab_table_new("Russian lecture's Muld: blocks resident per SM (16x16 tiles)", cols, 8);
     const double ceiling = lab_ceiling_sgemm_gflops();
     problem p;
     problem_make(&p, n, n, n, ctx->opts->seed);

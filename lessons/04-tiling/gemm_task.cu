@@ -5,38 +5,26 @@
 #include <stdlib.h>
 #include <string.h>
 
-// lab_task has no user pointer: the function under test is held here for run().
-static gemm_task_fn under_test;
-
 typedef struct state {
+    gemm_task_fn fn; // the function under test, from the task's user pointer
     int M, N, K;
     uint64_t seed;
     float *A, *B, *C;    // host
     float *dA, *dB, *dC; // device
 } state;
 
-static void *xmalloc(size_t bytes)
+static void *make(const lab_case *c, uint64_t seed, void *user)
 {
-    void *p = malloc(bytes ? bytes : 1);
-    if (!p) {
-        fprintf(stderr, "error: out of host memory (%zu bytes)\n", bytes);
-        exit(LAB_EXIT_CUDA);
-    }
-    return p;
-}
-
-static void *make(const lab_case *c, uint64_t seed)
-{
-    state *s = (state *)xmalloc(sizeof *s);
-    memset(s, 0, sizeof *s);
+    state *s = (state *)lab_xcalloc(1, sizeof *s);
+    s->fn = *(const gemm_task_fn *)user;
     s->M = (int)c->dim[0];
     s->N = (int)c->dim[1];
     s->K = (int)c->dim[2];
     s->seed = seed;
     const size_t M = c->dim[0], N = c->dim[1], K = c->dim[2];
-    s->A = (float *)xmalloc(M * K * sizeof(float));
-    s->B = (float *)xmalloc(K * N * sizeof(float));
-    s->C = (float *)xmalloc(M * N * sizeof(float));
+    s->A = (float *)lab_xmalloc(M * K * sizeof(float));
+    s->B = (float *)lab_xmalloc(K * N * sizeof(float));
+    s->C = (float *)lab_xmalloc(M * N * sizeof(float));
     lab_fill_f32(s->A, M * K, -1.0f, 1.0f, lab_seed_derive(seed, "A"));
     lab_fill_f32(s->B, K * N, -1.0f, 1.0f, lab_seed_derive(seed, "B"));
     return s;
@@ -73,7 +61,7 @@ static void reset(void *p)
 static void run(void *p)
 {
     state *s = (state *)p;
-    under_test(s->dA, s->dB, s->dC, s->M, s->N, s->K);
+    s->fn(s->dA, s->dB, s->dC, s->M, s->N, s->K);
 }
 
 static void download(void *p)
@@ -116,7 +104,6 @@ static void destroy(void *p)
 int gemm_task_main(const char *name, const lab_case *cases, size_t n_cases, gemm_task_fn fn,
                    int argc, char **argv)
 {
-    under_test = fn;
     const lab_task task = {
         .name = name,
         .dims = "M N K",
@@ -128,13 +115,15 @@ int gemm_task_main(const char *name, const lab_case *cases, size_t n_cases, gemm
         .tol = {0.0, 5e-5},
         .reps = 5,
         .warmup = 1,
+        .ceiling = LAB_CEIL_FMA,
+        .user = &fn,
         .make = make,
         .outputs = outputs,
         .upload = upload,
         .reset = reset,
         .run = run,
         .download = download,
-        .reference = reference,
+        .reference = LAB_REFERENCE(reference),
         .verify = verify,
         .work = work,
         .cols = cols,

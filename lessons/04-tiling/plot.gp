@@ -49,7 +49,7 @@ if (readable(panel)) {
     set title "Lesson 04: the panel product C (n x n) = A (n x 32) · B (32 x n); dashed: the lecture's cc 6.1 GPU"
     set ylabel "ms per call (log scale)"
     set logscale y
-    plot for [v in "5 6 7 0 11"] rows_of(panel, v) using 3:4 with linespoints lt (v + 1) \
+    plot for [v in "1 2 3 0 12"] rows_of(panel, v) using 3:4 with linespoints lt (v + 1) \
          title sprintf("v%s %s", v, name_of(panel, v)), \
          $hist001 using 1:2 with linespoints dt 2 pt 6 lt 6 title "lecture simple", \
          $hist001 using 1:3 with linespoints dt 2 pt 6 lt 7 title "lecture coalesced", \
@@ -70,8 +70,8 @@ if (readable(blocks)) {
     set ylabel "GFLOP/s (log scale)"
     set logscale y
     set xrange [0.8:10]
-    plot rows_of(blocks, "1") using 4:7 with linespoints lt 2 title "v1 muld16, this GPU", \
-         rows_of(blocks, "3") using 4:7 with linespoints lt 4 title "v3 muld16_unroll, this GPU", \
+    plot rows_of(blocks, "4") using 4:7 with linespoints lt 2 title "v4 muld16, this GPU", \
+         rows_of(blocks, "5") using 4:7 with linespoints lt 4 title "v5 muld16_unroll, this GPU", \
          $hist000 using 1:2 with linespoints dt 2 pt 6 lt 2 title "Muld, G80", \
          $hist000 using 1:3 with linespoints dt 2 pt 6 lt 4 title "Muld unrolled, G80"
 }

@@ -1,4 +1,4 @@
-// Lesson 05 demo: the seed's transformKernel (rotate an image about its centre: wrap mode,
+// Lesson 05 demo: the lecture's transformKernel (rotate an image about its centre: wrap mode,
 // bilinear filtering, normalized coordinates) through today's texture objects, against the same
 // rotation done by hand from global memory, and what the texture unit's filter really computes.
 //
@@ -84,9 +84,9 @@ static int write_pgm(const char *dir, const char *name, const float *img, size_t
 }
 
 // ======================================================================= kernels
-// Version 1 (and the address-mode pictures): the seed's transformKernel with the two fixes of
+// Version 1 (and the address-mode pictures): the lecture's transformKernel with the two fixes of
 // today: a texture OBJECT passed as an argument instead of a file-scope texture reference, and
-// x + 0.5 so that theta = 0 samples texel centres (the seed sampled half a texel off).
+// x + 0.5 so that theta = 0 samples texel centres (the lecture sampled half a texel off).
 static __global__ void rotate_tex2d_v1(cudaTextureObject_t tex, float *out, int w, int h, float c,
                                        float s, float zoom)
 {

@@ -5,27 +5,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void *xcalloc(size_t n, size_t size)
-{
-    void *p = calloc(n ? n : 1, size);
-    if (!p) {
-        fprintf(stderr, "out of host memory (%zu x %zu bytes)\n", n, size);
-        exit(LAB_EXIT_CUDA);
-    }
-    return p;
-}
-
 image_task *image_task_new(size_t width, size_t height, float theta, float zoom,
                            enum tex_address mode, uint64_t seed)
 {
-    image_task *t = (image_task *)xcalloc(1, sizeof *t);
+    image_task *t = (image_task *)lab_xcalloc(1, sizeof *t);
     t->width = width;
     t->height = height;
     t->theta = theta;
     t->zoom = zoom;
     t->mode = mode;
-    t->h_in = (float *)xcalloc(width * height, sizeof(float));
-    t->h_out = (float *)xcalloc(width * height, sizeof(float));
+    t->h_in = (float *)lab_xcalloc(width * height, sizeof(float));
+    t->h_out = (float *)lab_xcalloc(width * height, sizeof(float));
     /* Noise, not a smooth picture: every neighbour differs, so a half-texel offset, point
      * sampling or the wrong address mode shows at almost every pixel. */
     lab_fill_f32(t->h_in, width * height, 0.0f, 1.0f, lab_seed_derive(seed, "image"));
@@ -80,20 +70,22 @@ static tex_image task_image(const image_task *t)
     return img;
 }
 
+#ifndef LAB_EXERCISE_BUILD // an exercise's binary holds no CPU computation of the answer
 void image_task_reference(void *st)
 {
     image_task *t = (image_task *)st;
     const tex_image img = task_image(t);
     tex_rotate_reference(&img, t->theta, t->zoom, t->h_out, NULL);
 }
+#endif
 
 void image_task_verify(void *st, lab_tolerance tol, lab_compare_result *r)
 {
     image_task *t = (image_task *)st;
     const size_t n = t->width * t->height;
     const tex_image img = task_image(t);
-    float *expected = (float *)xcalloc(n, sizeof(float));
-    float *bound = (float *)xcalloc(n, sizeof(float));
+    float *expected = (float *)lab_xcalloc(n, sizeof(float));
+    float *bound = (float *)lab_xcalloc(n, sizeof(float));
     tex_rotate_reference(&img, t->theta, t->zoom, expected, bound);
     /* The scale of each pixel is its derived bound, so rel_tol counts multiples of it and
      * abs_tol covers the float rounding of the blend itself. */

@@ -25,7 +25,7 @@ static enum tex_address model_mode(size_t mode)
     return mode == cudaAddressModeBorder ? TEX_BORDER : TEX_CLAMP;
 }
 
-static void *make(const lab_case *c, uint64_t seed)
+static void *make(const lab_case *c, uint64_t seed, void *user)
 {
     return image_task_new(c->dim[0], c->dim[1], image_task_radians(c->dim[2]), ZOOM,
                           model_mode(c->dim[3]), seed);
@@ -42,11 +42,26 @@ static void run(void *st)
 int main(int argc, char **argv)
 {
     const lab_task task = {
-        "rotate_border", "W H deg mode", "GB/s", cases, sizeof cases / sizeof cases[0],
-        { 1e-5, 1.0 }, 20, 3,
-        make, image_task_outputs, image_task_upload, image_task_reset, run,
-        image_task_download, image_task_reference, image_task_verify, image_task_work,
-        image_task_cols, image_task_destroy,
+        .name = "rotate_border",
+        .dims = "W H deg mode",
+        .unit = "GB/s",
+        .cases = cases,
+        .n_cases = sizeof cases / sizeof cases[0],
+        .tol = { 1e-5, 1.0 },
+        .reps = 20,
+        .warmup = 3,
+        .ceiling = LAB_CEIL_DRAM,
+        .make = make,
+        .outputs = image_task_outputs,
+        .upload = image_task_upload,
+        .reset = image_task_reset,
+        .run = run,
+        .download = image_task_download,
+        .reference = LAB_REFERENCE(image_task_reference),
+        .verify = image_task_verify,
+        .work = image_task_work,
+        .cols = image_task_cols,
+        .destroy = image_task_destroy,
     };
     return lab_task_main(&task, argc, argv);
 }

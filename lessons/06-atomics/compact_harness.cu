@@ -29,27 +29,15 @@ typedef struct state {
     size_t returned;
 } state;
 
-static void *xmalloc(size_t size)
+static void *make(const lab_case *c, uint64_t seed, void *user)
 {
-    void *p = malloc(size ? size : 1);
-    if (!p) {
-        fprintf(stderr, "out of host memory (%zu bytes)\n", size);
-        exit(LAB_EXIT_CUDA);
-    }
-    return p;
-}
-
-static void *make(const lab_case *c, uint64_t seed)
-{
-    state *s = (state *)calloc(1, sizeof *s);
-    if (!s)
-        exit(LAB_EXIT_CUDA);
+    state *s = (state *)lab_xcalloc(1, sizeof *s);
     s->n = c->dim[0];
-    s->h_in = (int32_t *)xmalloc(s->n * sizeof(int32_t));
-    s->h_out = (int32_t *)xmalloc(s->n * sizeof(int32_t));
+    s->h_in = (int32_t *)lab_xmalloc(s->n * sizeof(int32_t));
+    s->h_out = (int32_t *)lab_xmalloc(s->n * sizeof(int32_t));
     /* Magnitudes from the whole int range so that equal values are rare and a slot written
      * twice (one element lost, another duplicated) changes the multiset. */
-    uint8_t *percent = (uint8_t *)xmalloc(s->n);
+    uint8_t *percent = (uint8_t *)lab_xmalloc(s->n);
     lab_fill_i32(s->h_in, s->n, 0, INT32_MAX, lab_seed_derive(seed, "values"));
     lab_fill_u8(percent, s->n, 0, 99, lab_seed_derive(seed, "keep"));
     for (size_t i = 0; i < s->n; i++)
@@ -128,8 +116,8 @@ static void reference(void *st)
  * The order only has to be the same for both arrays, so the keys sort as unsigned. */
 static void sort_i32(int32_t *x, size_t n)
 {
-    int32_t *tmp = (int32_t *)xmalloc(n * sizeof(int32_t));
-    size_t *pos = (size_t *)xmalloc(65536 * sizeof(size_t));
+    int32_t *tmp = (int32_t *)lab_xmalloc(n * sizeof(int32_t));
+    size_t *pos = (size_t *)lab_xmalloc(65536 * sizeof(size_t));
     for (int shift = 0; shift < 32; shift += 16) {
         memset(pos, 0, 65536 * sizeof(size_t));
         for (size_t i = 0; i < n; i++)
@@ -152,12 +140,12 @@ static void verify(void *st, lab_tolerance tol, lab_compare_result *r)
 {
     state *s = (state *)st;
     (void)tol; /* integers, compared exactly */
-    int32_t *expected = (int32_t *)xmalloc(s->n * sizeof(int32_t));
+    int32_t *expected = (int32_t *)lab_xmalloc(s->n * sizeof(int32_t));
     const size_t want = kept(s, expected);
     if (s->h_count != want) {
         lab_compare_fail(r, "count %u, expected %zu", (unsigned)s->h_count, want);
     } else {
-        int32_t *got = (int32_t *)xmalloc(s->n * sizeof(int32_t));
+        int32_t *got = (int32_t *)lab_xmalloc(s->n * sizeof(int32_t));
         memcpy(got, s->h_out, want * sizeof(int32_t));
         sort_i32(expected, want);
         sort_i32(got, want);
@@ -192,9 +180,25 @@ static void destroy(void *st)
 int main(int argc, char **argv)
 {
     const lab_task task = {
-        "compact", "n keep%", "GB/s", cases, sizeof cases / sizeof cases[0],
-        { 0.0, 0.0 }, 20, 3,
-        make, outputs, upload, reset, run, download, reference, verify, work, NULL, destroy,
+        .name = "compact",
+        .dims = "n keep%",
+        .unit = "GB/s",
+        .cases = cases,
+        .n_cases = sizeof cases / sizeof cases[0],
+        .tol = { 0.0, 0.0 },
+        .reps = 20,
+        .warmup = 3,
+        .ceiling = LAB_CEIL_DRAM,
+        .make = make,
+        .outputs = outputs,
+        .upload = upload,
+        .reset = reset,
+        .run = run,
+        .download = download,
+        .reference = LAB_REFERENCE(reference),
+        .verify = verify,
+        .work = work,
+        .destroy = destroy,
     };
     return lab_task_main(&task, argc, argv);
 }

@@ -31,16 +31,6 @@ typedef struct state {
     unsigned int *d_bins;
 } state;
 
-static void *xmalloc(size_t size)
-{
-    void *p = malloc(size ? size : 1);
-    if (!p) {
-        fprintf(stderr, "out of host memory (%zu bytes)\n", size);
-        exit(LAB_EXIT_CUDA);
-    }
-    return p;
-}
-
 /* Skewed: nine bytes in ten from four hot bins, the rest anywhere (a dark photograph). */
 static void fill_skewed(uint8_t *x, size_t n, uint64_t seed)
 {
@@ -51,14 +41,12 @@ static void fill_skewed(uint8_t *x, size_t n, uint64_t seed)
         x[i] = lab_rng_below(&r, 10) ? hot[lab_rng_below(&r, 4)] : (uint8_t)lab_rng_below(&r, 256);
 }
 
-static void *make(const lab_case *c, uint64_t seed)
+static void *make(const lab_case *c, uint64_t seed, void *user)
 {
-    state *s = (state *)calloc(1, sizeof *s);
-    if (!s)
-        exit(LAB_EXIT_CUDA);
+    state *s = (state *)lab_xcalloc(1, sizeof *s);
     s->n = c->dim[0];
-    s->h_in = (uint8_t *)xmalloc(s->n);
-    s->h_bins = (unsigned int *)xmalloc(HISTOGRAM_BINS * sizeof(unsigned int));
+    s->h_in = (uint8_t *)lab_xmalloc(s->n);
+    s->h_bins = (unsigned int *)lab_xmalloc(HISTOGRAM_BINS * sizeof(unsigned int));
     const uint64_t data_seed = lab_seed_derive(seed, "bytes");
     switch (c->dim[1]) {
     case UNIFORM:
@@ -161,9 +149,25 @@ static void destroy(void *st)
 int main(int argc, char **argv)
 {
     const lab_task task = {
-        "histogram", "n spread", "GB/s", cases, sizeof cases / sizeof cases[0],
-        { 0.0, 0.0 }, 20, 3,
-        make, outputs, upload, reset, run, download, reference, verify, work, NULL, destroy,
+        .name = "histogram",
+        .dims = "n spread",
+        .unit = "GB/s",
+        .cases = cases,
+        .n_cases = sizeof cases / sizeof cases[0],
+        .tol = { 0.0, 0.0 },
+        .reps = 20,
+        .warmup = 3,
+        .ceiling = LAB_CEIL_DRAM,
+        .make = make,
+        .outputs = outputs,
+        .upload = upload,
+        .reset = reset,
+        .run = run,
+        .download = download,
+        .reference = LAB_REFERENCE(reference),
+        .verify = verify,
+        .work = work,
+        .destroy = destroy,
     };
     return lab_task_main(&task, argc, argv);
 }

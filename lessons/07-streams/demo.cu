@@ -1,15 +1,15 @@
 /* demo.cu — lesson 07: host memory kinds, streams, and copies overlapped with compute.
  *
- * The seed lecture's point, re-measured: host<->device copies cross a link that is tens of
+ * The lecture's point, re-measured: host<->device copies cross a link that is tens of
  * times slower than device memory, so a program either hides them behind computation or waits
  * for them. Pinned memory makes copies fast and asynchronous; streams let the copy of one chunk
- * run while another chunk computes; the seed's overloaded vectorAdd shows how far that goes.
+ * run while another chunk computes; the lecture's overloaded vectorAdd shows how far that goes.
  *
  *   build: make build/lessons/07-streams/demo
  *   run:   build/lessons/07-streams/demo [VERSION...] [--quick] [--csv DIR] [--reps N]
  *
  *   version 1: pageable vs pinned vs write-combined memory, both directions, CPU reads   ./demo 1
- *   version 2: the seed's overloaded vectorAdd, no streams vs 1, 2, 4 ... 128 streams    ./demo 2
+ *   version 2: the lecture's overloaded vectorAdd, no streams vs 1, 2, 4 ... 128 streams    ./demo 2
  *   version 3: mapped zero-copy against explicit copies, light and heavy kernel          ./demo 3
  *   version 4: timeline of 4 streams x 8 chunks recorded with events (terminal and SVG)  ./demo 4
  *   version 5: the legacy default stream's implicit synchronization, and how to avoid it ./demo 5
@@ -110,7 +110,7 @@ static void run_copy(void *p)
     CUDA_CHECK(cudaMemcpy(a->dst, a->src, a->bytes, a->kind));
 }
 
-/* The seed's vectorAdd: inputs a, b and output c on the host, d* on the device. */
+/* The lecture's vectorAdd: inputs a, b and output c on the host, d* on the device. */
 typedef struct vec_arg {
     const float *ha, *hb;
     float *hc;
@@ -139,7 +139,7 @@ static void chunk_of(size_t n, size_t chunks, size_t c, size_t *off, size_t *len
     *off = c * base + (c < extra ? c : extra);
 }
 
-/* The seed's schedule: one chunk per stream, issued breadth first (all copies in, all kernels,
+/* The lecture's schedule: one chunk per stream, issued breadth first (all copies in, all kernels,
  * all copies out). On Fermi that order decided whether anything overlapped; since Kepler's
  * Hyper-Q each stream has its own hardware queue and the order matters far less. */
 static void run_streams(void *p)
@@ -277,7 +277,7 @@ static int calibrate_rounds(const demo_ctx *d, vec_arg *a, double h2d_ms)
 static void streams_v2(void *arg)
 {
     const demo_ctx *d = (const demo_ctx *)arg;
-    /* The seed's second machine: vectorAdd sobrecarga -n=100000000. */
+    /* The lecture's second machine: vectorAdd sobrecarga -n=100000000. */
     const size_t n = d->o->quick ? ((size_t)1 << 20) : (size_t)100000000;
     const size_t bytes = n * sizeof(float);
     const int max_streams = d->o->quick ? 16 : 128;
@@ -324,7 +324,7 @@ static void streams_v2(void *arg)
     const double h2d_ceiling = lab_ceiling_h2d_gbps();
     const char *cols[] = { "schedule", "streams", "ms", "speedup vs pageable", "overlap bound ms",
                            "% of ideal speedup", "link GB/s", "% of h2d ceiling" };
-    lab_table *t = lab_table_new("vectorAdd with overload: no streams vs streams (seed: 210 -> 74 ms)",
+    lab_table *t = lab_table_new("vectorAdd with overload: no streams vs streams (lecture: 210 -> 74 ms)",
                                  cols, 8);
 
     vec_arg pg = a;
@@ -752,7 +752,7 @@ static void task_pipeline_v6(void *arg)
 static const lab_demo_version versions[] = {
     { 1, "memory-kinds", "pageable vs pinned vs write-combined, both directions, CPU reads",
       memory_kinds_v1 },
-    { 2, "streams", "the seed's overloaded vectorAdd, no streams vs 1..128 streams", streams_v2 },
+    { 2, "streams", "the lecture's overloaded vectorAdd, no streams vs 1..128 streams", streams_v2 },
     { 3, "zero-copy", "mapped host memory read by the kernel vs explicit copies", zero_copy_v3 },
     { 4, "timeline", "4 streams x 8 chunks recorded with events, terminal and SVG", timeline_v4 },
     { 5, "default-stream", "the legacy default stream's implicit synchronization",

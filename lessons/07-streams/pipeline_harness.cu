@@ -35,22 +35,14 @@ typedef struct pipeline_state {
     cudaStream_t streams[PIPELINE_MAX_STREAMS];
 } pipeline_state;
 
-static void *pipeline_make(const lab_case *c, uint64_t seed)
+static void *pipeline_make(const lab_case *c, uint64_t seed, void *user)
 {
-    pipeline_state *st = (pipeline_state *)calloc(1, sizeof *st);
-    if (!st)
-        return NULL;
+    pipeline_state *st = (pipeline_state *)lab_xcalloc(1, sizeof *st);
     st->n = c->dim[0];
     st->n_streams = (int)c->dim[1];
     st->n_chunks = (int)c->dim[2];
-    st->input = (float *)malloc(st->n * sizeof(float));
-    st->out = (float *)malloc(st->n * sizeof(float));
-    if (!st->input || !st->out) {
-        free(st->input);
-        free(st->out);
-        free(st);
-        return NULL;
-    }
+    st->input = (float *)lab_xmalloc(st->n * sizeof(float));
+    st->out = (float *)lab_xmalloc(st->n * sizeof(float));
     lab_fill_f32(st->input, st->n, 2.0f, 1000.0f, lab_seed_derive(seed, "x"));
     return st;
 }
@@ -138,27 +130,28 @@ static void pipeline_destroy(void *p)
 }
 
 static const lab_task pipeline_task = {
-    "pipeline",
-    "n streams chunks",
-    "GB/s",
-    pipeline_cases,
-    sizeof pipeline_cases / sizeof pipeline_cases[0],
+    .name = "pipeline",
+    .dims = "n streams chunks",
+    .unit = "GB/s",
+    .cases = pipeline_cases,
+    .n_cases = sizeof pipeline_cases / sizeof pipeline_cases[0],
     /* Newton's square root ends within one ulp of sqrt; 1e-5 leaves room and still rejects
      * any element that was skipped or processed twice. */
-    { 0.0, 1e-5 },
-    5,
-    1,
-    pipeline_make,
-    pipeline_outputs,
-    pipeline_upload,
-    pipeline_reset,
-    pipeline_run,
-    pipeline_download,
-    pipeline_reference,
-    pipeline_verify,
-    pipeline_work,
-    NULL,
-    pipeline_destroy,
+    .tol = { 0.0, 1e-5 },
+    .reps = 5,
+    .warmup = 1,
+    .flags = LAB_TASK_READY_ON_RETURN,
+    .ceiling = LAB_CEIL_HOST_LINK,
+    .make = pipeline_make,
+    .outputs = pipeline_outputs,
+    .upload = pipeline_upload,
+    .reset = pipeline_reset,
+    .run = pipeline_run,
+    .download = pipeline_download,
+    .reference = LAB_REFERENCE(pipeline_reference),
+    .verify = pipeline_verify,
+    .work = pipeline_work,
+    .destroy = pipeline_destroy,
 };
 
 int main(int argc, char **argv)

@@ -1,16 +1,16 @@
 /* demo.cu — lesson 08: unified (managed) memory, on demand and with prefetching and advice.
  *
  * One pointer valid on the CPU and on the GPU, pages that move to whoever touches them: the
- * seed lecture's "UMA" was 24 times slower than explicit copies with streams on a Pascal GPU.
- * This demo shows the three ways to write the seed's AplusB, then measures where that time goes
+ * lecture's "UMA" was 24 times slower than explicit copies with streams on a Pascal GPU.
+ * This demo shows the three ways to write the lecture's AplusB, then measures where that time goes
  * and what prefetching and advice win back, on a working set of about a gigabyte.
  *
  *   build: make build/lessons/08-unified-memory/demo
  *   run:   build/lessons/08-unified-memory/demo [VERSION...] [--quick] [--csv DIR] [--reps N]
  *
  *   version 1: what this GPU supports for managed memory (device attributes)          ./demo 1
- *   version 2: the seed's AplusB three ways: cudaMalloc + copy, cudaMallocManaged, __managed__  ./demo 2
- *   version 3: the seed's comparison: vector add with copies vs managed on demand vs prefetched ./demo 3
+ *   version 2: the lecture's AplusB three ways: cudaMalloc + copy, cudaMallocManaged, __managed__  ./demo 2
+ *   version 3: the lecture's comparison: vector add with copies vs managed on demand vs prefetched ./demo 3
  *   version 4: multi-pass saxpy (the task): copies vs on demand vs prefetch vs prefetch + advice ./demo 4
  *
  * Every managed allocation is preceded by a check of the device's free memory (um_util.h).
@@ -268,7 +268,7 @@ static void aplusb_v2(void *arg)
     const demo_ctx *d = (const demo_ctx *)arg;
     const int a = 10, b = 100;
     const char *cols[] = { "way", "host code needs", "ms", "ret[0]", "ret[999]", "all correct" };
-    lab_table *t = lab_table_new("The seed's AplusB, three ways (1000 ints, first call)", cols, 6);
+    lab_table *t = lab_table_new("The lecture's AplusB, three ways (1000 ints, first call)", cols, 6);
 
     double t0 = host_now_ms();
     int *dev_ret, *host_ret = (int *)xmalloc(APLUSB_N * sizeof(int));
@@ -305,11 +305,11 @@ static void aplusb_v2(void *arg)
     lab_demo_emit(d->demo, t, "aplusb");
 }
 
-/* ============================================================== version 3: seed comparison */
+/* ============================================================== version 3: the lecture's comparison */
 static void vector_add_v3(void *arg)
 {
     const demo_ctx *d = (const demo_ctx *)arg;
-    /* The seed's size: vectorAdd -n=100000000, three arrays, 1.2 GB in all. */
+    /* The lecture's size: vectorAdd -n=100000000, three arrays, 1.2 GB in all. */
     const size_t n = d->o->quick ? ((size_t)1 << 20) : (size_t)100000000;
     const size_t bytes = n * sizeof(float);
     um_require_free(3 * bytes, "version 3");
@@ -331,7 +331,7 @@ static void vector_add_v3(void *arg)
     const double gb = 3.0 * bytes / 1e9;
     const double h2d_ceiling = lab_ceiling_h2d_gbps();
     const char *cols[] = { "method", "ms", "vs pageable copies", "link GB/s", "% of h2d ceiling" };
-    lab_table *t = lab_table_new("c = a + b, n = 1e8: explicit copies vs managed (seed: 74 ms with "
+    lab_table *t = lab_table_new("c = a + b, n = 1e8: explicit copies vs managed (lecture: 74 ms with "
                                  "streams, 1775 ms UMA)", cols, 5);
 
     add_arg pg = { a0, b0, pa, pb, pc, da, db, dc, n, 0, d->o->device, 0 };
@@ -454,7 +454,7 @@ static void saxpy_v4(void *arg)
 /* ============================================================== version registry */
 static const lab_demo_version versions[] = {
     { 1, "capabilities", "what this GPU supports for managed memory", capabilities_v1 },
-    { 2, "AplusB", "the seed's AplusB: cudaMalloc + copy, cudaMallocManaged, __managed__",
+    { 2, "AplusB", "the lecture's AplusB: cudaMalloc + copy, cudaMallocManaged, __managed__",
       aplusb_v2 },
     { 3, "vector-add", "copies vs managed on demand vs prefetched, n = 1e8", vector_add_v3 },
     { 4, "saxpy", "multi-pass saxpy: copies vs on demand vs prefetch vs prefetch + advice",

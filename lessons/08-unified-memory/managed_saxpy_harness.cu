@@ -46,23 +46,14 @@ static double host_touch(const float *v, size_t n)
     return s;
 }
 
-static void *saxpy_make(const lab_case *c, uint64_t seed)
+static void *saxpy_make(const lab_case *c, uint64_t seed, void *user)
 {
-    saxpy_state *st = (saxpy_state *)calloc(1, sizeof *st);
-    if (!st)
-        return NULL;
+    saxpy_state *st = (saxpy_state *)lab_xcalloc(1, sizeof *st);
     st->n = c->dim[0];
     st->passes = (int)c->dim[1];
-    st->x0 = (float *)malloc(st->n * sizeof(float));
-    st->y0 = (float *)malloc(st->n * sizeof(float));
-    st->out = (float *)malloc(st->n * sizeof(float));
-    if (!st->x0 || !st->y0 || !st->out) {
-        free(st->x0);
-        free(st->y0);
-        free(st->out);
-        free(st);
-        return NULL;
-    }
+    st->x0 = (float *)lab_xmalloc(st->n * sizeof(float));
+    st->y0 = (float *)lab_xmalloc(st->n * sizeof(float));
+    st->out = (float *)lab_xmalloc(st->n * sizeof(float));
     lab_fill_f32(st->x0, st->n, 0.5f, 1.5f, lab_seed_derive(seed, "x"));
     lab_fill_f32(st->y0, st->n, 0.5f, 1.5f, lab_seed_derive(seed, "y"));
     return st;
@@ -156,27 +147,28 @@ static void saxpy_destroy(void *p)
 }
 
 static const lab_task saxpy_task = {
-    "managed_saxpy",
-    "n passes",
-    "GB/s",
-    saxpy_cases,
-    sizeof saxpy_cases / sizeof saxpy_cases[0],
+    .name = "managed_saxpy",
+    .dims = "n passes",
+    .unit = "GB/s",
+    .cases = saxpy_cases,
+    .n_cases = sizeof saxpy_cases / sizeof saxpy_cases[0],
     /* Each pass rounds once (an FMA or a multiply and an add): at most 16 passes of half an
      * ulp each stay well inside 1e-5 of values that never cancel. */
-    { 0.0, 1e-5 },
-    5,
-    1,
-    saxpy_make,
-    saxpy_outputs,
-    saxpy_upload,
-    saxpy_reset,
-    saxpy_run,
-    saxpy_download,
-    saxpy_reference,
-    saxpy_verify,
-    saxpy_work,
-    NULL,
-    saxpy_destroy,
+    .tol = { 0.0, 1e-5 },
+    .reps = 5,
+    .warmup = 1,
+    .flags = LAB_TASK_READY_ON_RETURN,
+    .ceiling = LAB_CEIL_HOST_LINK,
+    .make = saxpy_make,
+    .outputs = saxpy_outputs,
+    .upload = saxpy_upload,
+    .reset = saxpy_reset,
+    .run = saxpy_run,
+    .download = saxpy_download,
+    .reference = LAB_REFERENCE(saxpy_reference),
+    .verify = saxpy_verify,
+    .work = saxpy_work,
+    .destroy = saxpy_destroy,
 };
 
 int main(int argc, char **argv)

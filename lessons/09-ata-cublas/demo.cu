@@ -1,6 +1,6 @@
 // Lesson 09 demo (capstone): C = AᵀA in double for a single copy of A, computed six ways and
-// measured side by side with the seed's Tesla C2075 times: cuBLAS GEMM, cuBLAS SYRK, a naive
-// kernel, the seed's optimized kernel, and two FP64 tensor-core kernels of today.
+// measured side by side with the report's Tesla C2075 times: cuBLAS GEMM, cuBLAS SYRK, a naive
+// kernel, the report's optimized kernel, and two FP64 tensor-core kernels of today.
 //
 //   make build/lessons/09-ata-cublas/demo && build/lessons/09-ata-cublas/demo [VERSION...]
 //   --quick: small sizes only;  --csv DIR: tables as DIR/09-ata-cublas_<table>.csv
@@ -8,7 +8,7 @@
 // version 0: cublasDgemm, A as the column-major Aᵀ, op N × op T            ./demo 0
 // version 1: cublasDsyrk, one triangle, half the FLOPs                      ./demo 1
 // version 2: naive, one thread per element, columns of A from global       ./demo 2
-// version 3: the seed's design: 48x48 tiles, 3x3 per thread, prefetch      ./demo 3
+// version 3: the report's design: 48x48 tiles, 3x3 per thread, prefetch      ./demo 3
 // version 4: DMMA m8n8k4 (sm_80+), 128x128 upper tiles, cp.async pipeline  ./demo 4
 // version 5: DMMA m16n8k16 (sm_90+), otherwise as version 4                ./demo 5
 //
@@ -27,8 +27,8 @@
 #include <string.h>
 
 // ======================================================================= CPU reference
-// The check lives in ata_check.c (shared with the task harness). Here: the seed's measured
-// times on a Tesla C2075 (ms), for the sizes this demo runs too. A is rows×cols; the seed's
+// The check lives in ata_check.c (shared with the task harness). Here: the report's measured
+// times on a Tesla C2075 (ms), for the sizes this demo runs too. A is rows×cols; the report's
 // second table has rows = cols / 2 (its times are half those of the square table, as its
 // work rows·cols² says they should be).
 typedef struct seed_row {
@@ -49,7 +49,7 @@ static const seed_row seed_times[] = {
     {4250, 8500, 2155.037, 17387.340, 1491.243},
 };
 
-// The seed's time for version v (0 cuBLAS, 2 naive, 3 optimized) at rows×cols; 0 when none.
+// The report's time for version v (0 cuBLAS, 2 naive, 3 optimized) at rows×cols; 0 when none.
 static double seed_ms(int v, int rows, int cols)
 {
     for (size_t i = 0; i < sizeof seed_times / sizeof *seed_times; i++) {
@@ -86,7 +86,7 @@ static __global__ void ata_naive_v2(const double *__restrict__ A, double *__rest
     C[(size_t)i * N + j] = acc;
 }
 
-// ----- version 3: the seed's optimized design. It is the task's reference solution, built from
+// ----- version 3: the report's optimized design. It is the task's reference solution, built from
 // its own file, so that this demo times the very code a student's kernel is measured against:
 // 48×48 tiles of C on or above the diagonal, 16×16 threads with 3×3 results each in registers,
 // the next 16-row slab of A fetched into registers while the current one is multiplied. The
@@ -176,7 +176,7 @@ static __device__ __forceinline__ void dmma_m16n8k16(double (&d0)[2], double (&d
 // "A" operand is Aᵀ (element (m, kk) = sI[kk][m]) and its "B" operand is A (element (kk, n) =
 // sJ[kk][n]): both read the same way, kk from the lane's low 2 bits, m or n from the high 3.
 // Per half-warp that is 4 rows kk × 4 consecutive m; with the pitch 4 (mod 16) doubles, the 16
-// addresses fall in 16 different bank pairs: the padding that the seed found by experiment,
+// addresses fall in 16 different bank pairs: the padding that the report found by experiment,
 // derived.
 template <int SHAPE>
 static __device__ __forceinline__ void tc_compute(const double *sI, const double *sJ, int wm0, int wn0,
@@ -344,7 +344,7 @@ static void finish_dsyrk_v1(const problem *p)
 static void run_naive_v2(void *arg)
 {
     const problem *p = (const problem *)arg;
-    dim3 block(32, 32), grid((p->N + 31) / 32, (p->N + 31) / 32); // the seed's 32×32 blocks
+    dim3 block(32, 32), grid((p->N + 31) / 32, (p->N + 31) / 32); // the report's 32×32 blocks
     ata_naive_v2<<<grid, block>>>(p->A, p->C, p->M, p->N);
     CUDA_LAUNCH_CHECK();
 }
@@ -408,7 +408,7 @@ static const version versions[] = {
      finish_dsyrk_v1, NULL, NULL, 0, 0},
     {{2, "naive", "one thread per element, columns of A from global memory", run_naive_v2}, NULL, NULL,
      (const void *)ata_naive_v2, 32 * 32, 0},
-    {{3, "seed-opt", "seed design: 48x48 upper tiles, 3x3/thread, prefetch (the solution)", run_seed_v3},
+    {{3, "report-opt", "the report's design: 48x48 upper tiles, 3x3/thread, prefetch (the solution)", run_seed_v3},
      NULL, NULL, (const void *)ata_solution::ata_kernel, ata_solution::THREADS, 0},
     {{4, "dmma-8x8x4", "FP64 tensor cores m8n8k4, 128x128 upper tiles, cp.async x4", run_dmma_v4}, NULL,
      unsupported_v4, (const void *)ata_tc<TC_M8N8K4>, TC_THREADS, TC_SMEM},
@@ -486,7 +486,7 @@ static int run_shape(const shape *sh, const run_opts *ro, lab_table *t, double m
             failures++;
         }
         // A call of 100 ms or more is its own warm-up, and two samples do; one of 2 s or more
-        // is the sample: the naive kernel at the seed's largest sizes would otherwise take minutes.
+        // is the sample: the naive kernel at the report's largest sizes would otherwise take minutes.
         ms[v] = first_ms;
         if (first_ms < 2000.0) {
             const int slow = first_ms > 100.0;
@@ -526,7 +526,7 @@ static lab_table *shape_table(const char *title)
     return lab_table_new(title, cols, sizeof cols / sizeof *cols);
 }
 
-// Registers, shared memory and spills of each kernel: the seed's "3×3 results in registers"
+// Registers, shared memory and spills of each kernel: the report's "3×3 results in registers"
 // and the tensor-core kernels' 64 accumulators per thread, as the compiler granted them.
 static lab_table *resources_table(void)
 {
@@ -564,7 +564,7 @@ int main(int argc, char **argv)
     ro.sgemm_gflops = lab_ceiling_sgemm_gflops();
     printf("ceiling: cuBLAS SGEMM (FP32, TF32 off) %.1f TFLOP/s on this GPU\n", ro.sgemm_gflops / 1e3);
 
-    // The seed's sizes where they fit in seconds, plus the target size 4096.
+    // The report's sizes where they fit in seconds, plus the size 4096.
     static const shape square_full[] = {{500, 500}, {1500, 1500}, {2500, 2500}, {4096, 4096}, {4500, 4500}, {8500, 8500}};
     static const shape wide_full[] = {{250, 500}, {750, 1500}, {1250, 2500}, {2250, 4500}, {4250, 8500}};
     static const shape square_quick[] = {{300, 300}, {500, 500}};
@@ -574,7 +574,7 @@ int main(int argc, char **argv)
     const size_t n_wide = o.quick ? 1 : sizeof wide_full / sizeof *wide_full;
 
     lab_table *tq = shape_table("square A (N×N): ms = median; TFLOP/s = 2·M·N²/time; vs X = time of X / time");
-    lab_table *tw = shape_table("wide A (N/2 × N), the seed's second table: same columns");
+    lab_table *tw = shape_table("wide A (N/2 × N), the report's second table: same columns");
     static const char *const target_cols[] = {"v", "version", "ms", "DGEMM ms", "DSYRK ms", "vs DGEMM",
                                               "vs DSYRK", "beats DGEMM"};
     lab_table *tt = lab_table_new("target: A 4096×4096 — does a kernel of ours beat cublasDgemm?", target_cols, 8);
@@ -600,7 +600,7 @@ int main(int argc, char **argv)
     lab_demo_emit(&d, tr, "resources");
     if (failures)
         lab_demo_fail(&d, LAB_EXIT_FAIL);
-    printf("C2075 ms: the seed's Tesla C2075 time for the same algorithm (cuBLAS, naive, optimized).\n");
+    printf("C2075 ms: the report's Tesla C2075 time for the same algorithm (cuBLAS, naive, optimized).\n");
     if (failures)
         printf("%d version(s) computed a wrong C: see the messages above\n", failures);
     return d.status;

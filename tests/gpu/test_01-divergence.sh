@@ -10,16 +10,16 @@ expect_exit 0 "the solution passes every case" $sol --seed 5 --reps 2 --warmup 1
 expect_exit 1 "the shipped exercise is wrong, not crashed" $ex --seed 5 --reps 1 --warmup 0 \
     --case n1,n33_off1,n4099_off2,n1000003
 expect_exit 0 "the solution's dump" $sol --seed 6 --case n257,n1000003_off3,n16777259_off1 --dump "$TEST_TMP/d" --reps 1
-expect_exit 0 "passes --verify" $sol --verify "$TEST_TMP/d" --seed 6 --case n257,n1000003_off3,n16777259_off1
-python3 - "$TEST_TMP/d/n16777259_off1.sum.bin" <<'PY'
+expect_exit 0 "passes --verify" $sol --reps 1 --verify "$TEST_TMP/d" --seed 6 --case n257,n1000003_off3,n16777259_off1
+python3 - "$TEST_TMP/d/n16777259_off1.rep0.sum.bin" <<'PY'
 import struct, sys
 data = open(sys.argv[1], 'rb').read()
 cut = data.index(b'\n') + 1
 v = struct.unpack_from('<f', data, cut)[0]
 open(sys.argv[1], 'wb').write(data[:cut] + struct.pack('<f', v - 1.0))
 PY
-expect_exit 1 "the same dump with the sum one element short fails --verify" $sol --verify "$TEST_TMP/d" --seed 6 --case n16777259_off1
-expect_exit 1 "the exercise's dump fails --verify" bash -c "$ex --seed 7 --case n4099_off2 --dump $TEST_TMP/e --reps 1; $sol --verify $TEST_TMP/e --seed 7 --case n4099_off2"
+expect_exit 1 "the same dump with the sum one element short fails --verify" $sol --reps 1 --verify "$TEST_TMP/d" --seed 6 --case n16777259_off1
+expect_exit 1 "the exercise's dump fails --verify" bash -c "$ex --seed 7 --case n4099_off2 --dump $TEST_TMP/e --reps 1; $sol --reps 1 --verify $TEST_TMP/e --seed 7 --case n4099_off2"
 
 sanitizer=$(command -v compute-sanitizer || echo "${CUDA_HOME:-/usr/local/cuda}/bin/compute-sanitizer")
 if [ -x "$sanitizer" ]; then

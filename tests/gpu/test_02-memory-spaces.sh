@@ -13,11 +13,11 @@ expect_exit 1 "conv1d: the shipped exercise is wrong, not crashed" $ex/conv1d --
     --case n1_w1,n100_w63,n1000003_w7
 
 expect_exit 0 "transpose: the solution's dump" $sol/transpose --seed 6 --case 4099x8191,67x45 --dump "$TEST_TMP/t" --reps 1
-expect_exit 0 "transpose: passes --verify" $sol/transpose --verify "$TEST_TMP/t" --seed 6 --case 4099x8191,67x45
+expect_exit 0 "transpose: passes --verify" $sol/transpose --reps 1 --verify "$TEST_TMP/t" --seed 6 --case 4099x8191,67x45
 expect_exit 0 "conv1d: the solution's dump" $sol/conv1d --seed 6 --case n1000003_w7,n4096_w33 --dump "$TEST_TMP/c" --reps 1
-expect_exit 0 "conv1d: passes --verify" $sol/conv1d --verify "$TEST_TMP/c" --seed 6 --case n1000003_w7,n4096_w33
+expect_exit 0 "conv1d: passes --verify" $sol/conv1d --reps 1 --verify "$TEST_TMP/c" --seed 6 --case n1000003_w7,n4096_w33
 # Two adjacent elements swapped in each dump.
-for f in "$TEST_TMP/t/4099x8191.out.bin" "$TEST_TMP/c/n4096_w33.out.bin"; do
+for f in "$TEST_TMP/t/4099x8191.rep0.out.bin" "$TEST_TMP/c/n4096_w33.rep0.out.bin"; do
   python3 - "$f" <<'PY'
 import array, sys
 data = open(sys.argv[1], 'rb').read()
@@ -27,9 +27,9 @@ a[7], a[8] = a[8], a[7]
 open(sys.argv[1], 'wb').write(data[:cut] + a.tobytes())
 PY
 done
-expect_exit 1 "transpose: the dump with two elements swapped fails --verify" $sol/transpose --verify "$TEST_TMP/t" --seed 6 --case 4099x8191
-expect_exit 1 "conv1d: the dump with two elements swapped fails --verify" $sol/conv1d --verify "$TEST_TMP/c" --seed 6 --case n4096_w33
-expect_exit 1 "transpose: the exercise's dump fails --verify" bash -c "$ex/transpose --seed 7 --case 67x45 --dump $TEST_TMP/e --reps 1; $sol/transpose --verify $TEST_TMP/e --seed 7 --case 67x45"
+expect_exit 1 "transpose: the dump with two elements swapped fails --verify" $sol/transpose --reps 1 --verify "$TEST_TMP/t" --seed 6 --case 4099x8191
+expect_exit 1 "conv1d: the dump with two elements swapped fails --verify" $sol/conv1d --reps 1 --verify "$TEST_TMP/c" --seed 6 --case n4096_w33
+expect_exit 1 "transpose: the exercise's dump fails --verify" bash -c "$ex/transpose --seed 7 --case 67x45 --dump $TEST_TMP/e --reps 1; $sol/transpose --reps 1 --verify $TEST_TMP/e --seed 7 --case 67x45"
 
 sanitizer=$(command -v compute-sanitizer || echo "${CUDA_HOME:-/usr/local/cuda}/bin/compute-sanitizer")
 if [ -x "$sanitizer" ]; then

@@ -30,11 +30,11 @@ for T in matmul_tiled matmul_regtile; do
   d=$TEST_TMP/$T.dump
   expect_exit 0 "$T: the solution dumps its outputs" $sol --seed 6 --reps 1 --warmup 0 \
       --case 37x45x53,1023x517x2049 --dump "$d"
-  expect_exit 0 "$T: the dump passes --verify" $sol --verify "$d" --seed 6 --case 37x45x53,1023x517x2049
-  transpose "$d/1023x517x2049.C.bin" 1023 517
-  expect_exit 1 "$T: the dump transposed fails --verify" $sol --verify "$d" --seed 6 --case 1023x517x2049
+  expect_exit 0 "$T: the dump passes --verify" $sol --reps 1 --verify "$d" --seed 6 --case 37x45x53,1023x517x2049
+  transpose "$d/1023x517x2049.rep0.C.bin" 1023 517
+  expect_exit 1 "$T: the dump transposed fails --verify" $sol --reps 1 --verify "$d" --seed 6 --case 1023x517x2049
   expect_exit 1 "$T: the exercise's dump fails --verify" bash -c \
-      "$ex --seed 7 --case 37x45x53 --dump $TEST_TMP/$T.ex --reps 1; $sol --verify $TEST_TMP/$T.ex --seed 7 --case 37x45x53"
+      "$ex --seed 7 --case 37x45x53 --dump $TEST_TMP/$T.ex --reps 1; $sol --reps 1 --verify $TEST_TMP/$T.ex --seed 7 --case 37x45x53"
 
   if command -v compute-sanitizer >/dev/null 2>&1; then
     tools=$(awk -v sec="[task.$T]" '$0 == sec { on = 1; next } /^\[/ { on = 0 }

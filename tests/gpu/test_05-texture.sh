@@ -12,10 +12,10 @@ for t in rotate rotate_border; do
   expect_exit 1 "$t: the shipped exercise is wrong, not crashed" $ex --seed 5 --reps 1 --warmup 0 --case "$first,$small"
   expect_grep 'fail' "$TEST_TMP/out" "$t: the exercise's cases are reported as failed"
   expect_exit 0 "$t: the solution's dump" $sol --seed 6 --case "$small" --dump "$TEST_TMP/d_$t" --reps 1
-  expect_exit 0 "$t: passes --verify" $sol --verify "$TEST_TMP/d_$t" --seed 6 --case "$small"
-  build/tests/dump_edit set "$TEST_TMP/d_$t/$small.out.bin" 7 -1
-  expect_exit 1 "$t: a corrupted dump fails --verify" $sol --verify "$TEST_TMP/d_$t" --seed 6 --case "$small"
-  expect_exit 1 "$t: the exercise's dump fails --verify" bash -c "$ex --seed 7 --case $small --dump $TEST_TMP/e_$t --reps 1; $sol --verify $TEST_TMP/e_$t --seed 7 --case $small"
+  expect_exit 0 "$t: passes --verify" $sol --reps 1 --verify "$TEST_TMP/d_$t" --seed 6 --case "$small"
+  build/tests/dump_edit set "$TEST_TMP/d_$t/$small.rep0.out.bin" 7 -1
+  expect_exit 1 "$t: a corrupted dump fails --verify" $sol --reps 1 --verify "$TEST_TMP/d_$t" --seed 6 --case "$small"
+  expect_exit 1 "$t: the exercise's dump fails --verify" bash -c "$ex --seed 7 --case $small --dump $TEST_TMP/e_$t --reps 1; $sol --reps 1 --verify $TEST_TMP/e_$t --seed 7 --case $small"
 done
 
 csv=$TEST_TMP/bench

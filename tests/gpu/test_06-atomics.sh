@@ -11,13 +11,13 @@ for t in histogram compact; do
   first=$($sol --list | awk 'NR == 1 { print $1 }')
   expect_exit 1 "$t: the shipped exercise is wrong, not crashed" $ex --seed 5 --reps 1 --warmup 0 --case "$first,$small"
   expect_exit 0 "$t: the solution's dump" $sol --seed 6 --case "$small" --dump "$TEST_TMP/d_$t" --reps 1
-  expect_exit 0 "$t: passes --verify" $sol --verify "$TEST_TMP/d_$t" --seed 6 --case "$small"
-  expect_exit 1 "$t: the exercise's dump fails --verify" bash -c "$ex --seed 7 --case $small --dump $TEST_TMP/e_$t --reps 1; $sol --verify $TEST_TMP/e_$t --seed 7 --case $small"
+  expect_exit 0 "$t: passes --verify" $sol --reps 1 --verify "$TEST_TMP/d_$t" --seed 6 --case "$small"
+  expect_exit 1 "$t: the exercise's dump fails --verify" bash -c "$ex --seed 7 --case $small --dump $TEST_TMP/e_$t --reps 1; $sol --reps 1 --verify $TEST_TMP/e_$t --seed 7 --case $small"
 done
-build/tests/dump_edit set "$TEST_TMP/d_histogram/4099-skewed.bins.bin" 0 4099
-expect_exit 1 "histogram: a corrupted dump fails --verify" build/solutions/06-atomics/histogram --verify "$TEST_TMP/d_histogram" --seed 6 --case 4099-skewed
-build/tests/dump_edit set "$TEST_TMP/d_compact/37-keep50.count.bin" 0 37
-expect_exit 1 "compact: a corrupted count fails --verify" build/solutions/06-atomics/compact --verify "$TEST_TMP/d_compact" --seed 6 --case 37-keep50
+build/tests/dump_edit set "$TEST_TMP/d_histogram/4099-skewed.rep0.bins.bin" 0 4099
+expect_exit 1 "histogram: a corrupted dump fails --verify" build/solutions/06-atomics/histogram --reps 1 --verify "$TEST_TMP/d_histogram" --seed 6 --case 4099-skewed
+build/tests/dump_edit set "$TEST_TMP/d_compact/37-keep50.rep0.count.bin" 0 37
+expect_exit 1 "compact: a corrupted count fails --verify" build/solutions/06-atomics/compact --reps 1 --verify "$TEST_TMP/d_compact" --seed 6 --case 37-keep50
 
 csv=$TEST_TMP/bench
 expect_exit 0 "the demo runs (--quick)" build/lessons/06-atomics/demo --quick --reps 2 --csv "$csv"

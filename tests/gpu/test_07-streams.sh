@@ -10,8 +10,8 @@ expect_exit 0 "the solution passes every case" $sol --seed 5 --reps 2
 expect_exit 1 "the shipped exercise is wrong, not crashed" $ex --seed 5 --reps 1 --warmup 0 \
     --case 1x1x1,1x4x8,4097x3x5,1000003x3x7
 expect_exit 0 "the solution's dump" $sol --seed 6 --case 1000003x3x7,999999x8x1000 --dump "$TEST_TMP/d" --reps 1
-expect_exit 0 "passes --verify" $sol --verify "$TEST_TMP/d" --seed 6 --case 1000003x3x7,999999x8x1000
-python3 - "$TEST_TMP/d/1000003x3x7.x.bin" <<'PY'
+expect_exit 0 "passes --verify" $sol --reps 1 --verify "$TEST_TMP/d" --seed 6 --case 1000003x3x7,999999x8x1000
+python3 - "$TEST_TMP/d/1000003x3x7.rep0.x.bin" <<'PY'
 import sys
 path = sys.argv[1]
 raw = bytearray(open(path, 'rb').read())
@@ -19,8 +19,8 @@ cut = raw.index(b'\n') + 1
 raw[cut + 4 * 500000: cut + 4 * 500001] = b'\0\0\0\0'
 open(path, 'wb').write(raw)
 PY
-expect_exit 1 "a corrupted dump fails --verify" $sol --verify "$TEST_TMP/d" --seed 6 --case 1000003x3x7
-expect_exit 1 "the exercise's dump fails --verify" bash -c "$ex --seed 7 --case 4097x3x5 --dump $TEST_TMP/e --reps 1; $sol --verify $TEST_TMP/e --seed 7 --case 4097x3x5"
+expect_exit 1 "a corrupted dump fails --verify" $sol --reps 1 --verify "$TEST_TMP/d" --seed 6 --case 1000003x3x7
+expect_exit 1 "the exercise's dump fails --verify" bash -c "$ex --seed 7 --case 4097x3x5 --dump $TEST_TMP/e --reps 1; $sol --reps 1 --verify $TEST_TMP/e --seed 7 --case 4097x3x5"
 
 sanitizer=${CUDA_HOME:-/usr/local/cuda}/bin/compute-sanitizer
 if [ -x "$sanitizer" ]; then

@@ -21,8 +21,11 @@ o = {t["task"]: t["outcome"] for t in d["tasks"]}
 assert o == {"pass": "wrong", "wrong": "passed"}, o
 ' "$TEST_TMP/alice.json"
 [ "$(tree_sum "$TEST_TMP/alice")" = "$before" ] && ok "the student's tree is unchanged" || bad "student tree changed"
-[ -x "$TEST_TMP/scratch/exercises/01-basics/pass" ] && ok "the student's binary is in the scratch dir" \
-  || bad "no binary in the scratch dir"
+[ ! -e "$TEST_TMP/scratch/exercises/01-basics/pass" ] && \
+  [ ! -e "$TEST_TMP/scratch/grader/01-basics/pass/scratch" ] && \
+  [ -s "$TEST_TMP/scratch/grader/01-basics/pass/build.log" ] &&
+  ok "the student's binary went to a scratch that is gone; the logs stay" \
+  || bad "the student's build outlived the grading, or its log is missing"
 [ ! -e "$course/build/exercises/01-basics/pass" ] && ok "the course's build has no exercise binary" \
   || bad "the student's build went into the course's build dir"
 [ ! -e "$course/.grader/state.json" ] && ok "grading a copy does not touch saved progress" \

@@ -22,6 +22,13 @@ usage_error "unknown format" --batch --format xml --root "$course"
 usage_error "bad seed" --batch --seed abc --root "$course"
 usage_error "negative seed" --batch --seed -4 --root "$course"
 usage_error "bad timeout" --batch --timeout 0 --root "$course"
+usage_error "timeout nan (would never time out)" --batch --timeout nan --root "$course"
+usage_error "timeout inf (would kill every task)" --batch --timeout inf --root "$course"
+usage_error "negative timeout" --batch --timeout -1 --root "$course"
+usage_error "exercises that do not exist" --batch --exercises "$TEST_TMP/nonexistent" --root "$course"
+mkdir -p "$TEST_TMP/empty"
+usage_error "root with no course in it" --batch --root "$TEST_TMP/empty"
+usage_error "doctor --root without its value" doctor --root
 usage_error "flag without its value" --batch --root
 usage_error "unknown task" --batch no_such_task --root "$course"
 usage_error "task without --batch" pass --root "$course"
@@ -39,8 +46,8 @@ if grep -qE '^(warn|FAIL)' "$TEST_TMP/doctor"; then
 fi
 
 # make run's script passes its arguments through
-expect_exit 0 "tools/run-main.sh --help" "$ROOT/tools/run-main.sh" --help
-expect_grep '^usage: grader' "$TEST_TMP/out" "run-main.sh starts the grader"
+expect_exit 0 "tools/run-main.sh --outcomes" "$ROOT/tools/run-main.sh" --outcomes
+expect_grep '^\| passed \| `passed`' "$TEST_TMP/out" "run-main.sh starts the grader with its arguments"
 
 # Not a terminal and no --batch: grades (keeping fresh results) and prints plain text.
 "$GRADER" --root "$course" --no-sanitize >"$TEST_TMP/plain" 2>&1 </dev/null

@@ -1,6 +1,8 @@
 // Corrupts a dump on purpose, so tests can prove the verifier notices:
 //   dump_edit set FILE INDEX VALUE         element INDEX := VALUE (f32, f64 or i32 dumps)
 //   dump_edit transpose FILE ROWS COLS     store the ROWS×COLS matrix transposed
+//   dump_edit relabel FILE REP OUT         OUT := FILE passed off as repetition REP (rep= of
+//                                          the header and nothing else changed)
 #include "lab.h"
 
 #include <stdlib.h>
@@ -12,10 +14,30 @@ static int fail(const char *msg, const char *arg)
     return 2;
 }
 
+// Writes OUT: header with rep=REP, then the rest of f unchanged.
+static int relabel(FILE *f, const char *header, const char *rep, const char *out_path)
+{
+    const char *at = strstr(header, " rep=");
+    if (!at)
+        return fail("no rep= in the header of the dump", NULL);
+    const char *after = strchr(at + 1, ' ');
+    FILE *out = fopen(out_path, "wb");
+    if (!out || !after)
+        return fail("cannot write ", out_path);
+    fprintf(out, "%.*s rep=%s%s", (int)(at - header), header, rep, after);
+    char buf[1 << 16];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, f)) > 0)
+        fwrite(buf, 1, n, out);
+    fclose(f);
+    return fclose(out) == 0 ? 0 : fail("cannot write ", out_path);
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 4)
-        return fail("usage: dump_edit set FILE INDEX VALUE | transpose FILE ROWS COLS", NULL);
+        return fail("usage: dump_edit set FILE INDEX VALUE | transpose FILE ROWS COLS | "
+                    "relabel FILE REP OUT", NULL);
     FILE *f = fopen(argv[2], "r+b");
     if (!f)
         return fail("cannot open ", argv[2]);
@@ -50,6 +72,8 @@ int main(int argc, char **argv)
         fwrite(b, esize, rows * cols, f);
         free(a);
         free(b);
+    } else if (!strcmp(argv[1], "relabel") && argc == 5) {
+        return relabel(f, header, argv[3], argv[4]);
     } else {
         return fail("unknown command ", argv[1]);
     }

@@ -34,15 +34,15 @@ expect_exit 0 "the reference passes --verify" $bin --verify "$d" --seed 11 --cas
 expect_exit 1 "a different seed fails" $bin --verify "$d" --seed 12 --case n1000003_off3
 
 cp -r "$d" "$TEST_TMP/one"
-dump_set "$TEST_TMP/one/n1000003_off3.sum.bin" 0 'v + 1'
+dump_set "$TEST_TMP/one/n1000003_off3.rep0.sum.bin" 0 'v + 1'
 expect_exit 1 "a sum off by one element fails" $bin --verify "$TEST_TMP/one" --seed 11 --case n1000003_off3
 expect_exit 0 "... and passes once --atol 2 allows it" $bin --verify "$TEST_TMP/one" --seed 11 --case n1000003_off3 --atol 2
 
 cp -r "$d" "$TEST_TMP/nan"
-dump_set "$TEST_TMP/nan/n1.sum.bin" 0 'math.nan'
+dump_set "$TEST_TMP/nan/n1.rep0.sum.bin" 0 'math.nan'
 expect_exit 1 "the NaN poison (an unwritten output) fails" $bin --verify "$TEST_TMP/nan" --seed 11 --case n1
 
 cp -r "$d" "$TEST_TMP/swap"
-cp "$d/n33_off1.sum.bin" "$TEST_TMP/swap/n4099_off2.sum.bin" 2>/dev/null
+cp "$d/n33_off1.rep0.sum.bin" "$TEST_TMP/swap/n4099_off2.rep0.sum.bin" 2>/dev/null
 expect_exit 1 "another case's output fails" $bin --verify "$TEST_TMP/swap" --seed 11 --case n4099_off2
 finish

@@ -31,17 +31,17 @@ expect_exit 0 "transpose: CPU reference dumped" $tr --dump-reference "$d" --seed
 expect_exit 0 "transpose: the reference passes --verify" $tr --verify "$d" --seed 3 --case 1x1,31x33,1000x1,257x129
 
 cp -r "$d" "$TEST_TMP/t1"
-dump_py "$TEST_TMP/t1/257x129.out.bin" 'a[1000] = a[1000] + 2 ** -20'
+dump_py "$TEST_TMP/t1/257x129.rep0.out.bin" 'a[1000] = a[1000] + 2 ** -20'
 expect_exit 1 "transpose: one element changed by 2^-20 fails" $tr --verify "$TEST_TMP/t1" --seed 3 --case 257x129 --report "$TEST_TMP/t.tap"
 expect_grep 'first_mismatch: "\[1000\] \(row 3, col 229\)' "$TEST_TMP/t.tap" "the report names the element as (row, col) of the output"
 
 cp -r "$d" "$TEST_TMP/t2"
 # The 33×31 output read back as the un-transposed input: what a plain copy would produce.
-dump_py "$TEST_TMP/t2/31x33.out.bin" 'b = a[:]; a[:] = array.array("f", [b[c * 31 + r] for r in range(31) for c in range(33)])'
+dump_py "$TEST_TMP/t2/31x33.rep0.out.bin" 'b = a[:]; a[:] = array.array("f", [b[c * 31 + r] for r in range(31) for c in range(33)])'
 expect_exit 1 "transpose: a copy that was not transposed fails" $tr --verify "$TEST_TMP/t2" --seed 3 --case 31x33
 
 cp -r "$d" "$TEST_TMP/t3"
-dump_py "$TEST_TMP/t3/1000x1.out.bin" 'a[998], a[999] = a[999], a[998]'
+dump_py "$TEST_TMP/t3/1000x1.rep0.out.bin" 'a[998], a[999] = a[999], a[998]'
 expect_exit 1 "transpose: two swapped elements fail" $tr --verify "$TEST_TMP/t3" --seed 3 --case 1000x1
 
 # ---- conv1d
@@ -57,16 +57,16 @@ expect_exit 0 "conv1d: CPU reference dumped" $cv --dump-reference "$d" --seed 4 
 expect_exit 0 "conv1d: the reference passes --verify" $cv --verify "$d" --seed 4 --case n1_w63,n2_w5,n257_w9,n1000_w31
 
 cp -r "$d" "$TEST_TMP/c1"
-dump_py "$TEST_TMP/c1/n1000_w31.out.bin" 'a[500] = a[500] * 1.001'
+dump_py "$TEST_TMP/c1/n1000_w31.rep0.out.bin" 'a[500] = a[500] * 1.001'
 expect_exit 1 "conv1d: one output 0.1% off fails" $cv --verify "$TEST_TMP/c1" --seed 4 --case n1000_w31
 expect_exit 0 "... and passes under --rtol 0.01" $cv --verify "$TEST_TMP/c1" --seed 4 --case n1000_w31 --rtol 0.01
 
 cp -r "$d" "$TEST_TMP/c2"
 # Shifted by one position: what an off-by-one halo produces.
-dump_py "$TEST_TMP/c2/n257_w9.out.bin" 'a[:] = a[1:] + a[:1]'
+dump_py "$TEST_TMP/c2/n257_w9.rep0.out.bin" 'a[:] = a[1:] + a[:1]'
 expect_exit 1 "conv1d: an output shifted by one fails" $cv --verify "$TEST_TMP/c2" --seed 4 --case n257_w9
 
 cp -r "$d" "$TEST_TMP/c3"
-dump_py "$TEST_TMP/c3/n2_w5.out.bin" 'a[1] = math.nan'
+dump_py "$TEST_TMP/c3/n2_w5.rep0.out.bin" 'a[1] = math.nan'
 expect_exit 1 "conv1d: an unwritten (NaN) element fails" $cv --verify "$TEST_TMP/c3" --seed 4 --case n2_w5
 finish

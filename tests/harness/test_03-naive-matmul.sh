@@ -19,15 +19,15 @@ expect_exit 0 "the reference passes --verify" $bin --verify "$d" --seed 11 --cas
 expect_exit 1 "a different seed fails" $bin --verify "$d" --seed 12 --case 17x31x5
 
 cp -r "$d" "$TEST_TMP/one"
-$edit set "$TEST_TMP/one/33x65x129.C.bin" 1000 0.5
+$edit set "$TEST_TMP/one/33x65x129.rep0.C.bin" 1000 0.5
 expect_exit 1 "one element changed fails" $bin --verify "$TEST_TMP/one" --seed 11 --case 33x65x129 --report "$TEST_TMP/r.tap"
 expect_grep 'first_mismatch: "\[1000\] \(row 15, col 25\)' "$TEST_TMP/r.tap" "the report names the changed element"
 
 cp -r "$d" "$TEST_TMP/tr"
-$edit transpose "$TEST_TMP/tr/17x31x5.C.bin" 17 31
+$edit transpose "$TEST_TMP/tr/17x31x5.rep0.C.bin" 17 31
 expect_exit 1 "a transposed result fails" $bin --verify "$TEST_TMP/tr" --seed 11 --case 17x31x5
 
-rm "$TEST_TMP/one/host-1x1x1.C.bin"
+rm "$TEST_TMP/one/host-1x1x1.rep0.C.bin"
 expect_exit 1 "a missing dump file fails" $bin --verify "$TEST_TMP/one" --seed 11 --case host-1x1x1
 expect_grep 'no output dumped for case host-1x1x1' "$TEST_TMP/out" "the missing file is said"
 finish

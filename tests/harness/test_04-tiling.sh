@@ -79,10 +79,10 @@ for T in matmul_tiled matmul_regtile; do
     BADDIR=$TEST_TMP/$T.$mode
     mkdir -p "$BADDIR"
     cp "$REF"/* "$BADDIR"/
-    if ! corrupt "$REF/37x45x53.C.bin" "$BADDIR/37x45x53.C.bin" "$mode" 37 45; then
+    if ! corrupt "$REF/37x45x53.rep0.C.bin" "$BADDIR/37x45x53.rep0.C.bin" "$mode" 37 45; then
       bad "$T: could not write the $mode-corrupted dump"; continue
     fi
-    cmp -s "$REF/37x45x53.C.bin" "$BADDIR/37x45x53.C.bin" && bad "$T: $mode corruption changed nothing"
+    cmp -s "$REF/37x45x53.rep0.C.bin" "$BADDIR/37x45x53.rep0.C.bin" && bad "$T: $mode corruption changed nothing"
     expect_exit 1 "$T: a dump with $mode changed fails --verify" "$SOL" --verify "$BADDIR" --case 37x45x53
   done
   "$SOL" --verify "$TEST_TMP/$T.one" --case 37x45x53 >"$TEST_TMP/out" 2>&1

@@ -46,19 +46,19 @@ expect_exit 0 "rotate: the reference passes --verify" $rot --verify "$d" --seed 
 expect_exit 1 "rotate: a different seed fails" $rot --verify "$d" --seed 12 --case 17x31@30
 
 cp -r "$d" "$TEST_TMP/one"
-$edit set "$TEST_TMP/one/127x61@45.out.bin" 1000 2.0
+$edit set "$TEST_TMP/one/127x61@45.rep0.out.bin" 1000 2.0
 expect_exit 1 "rotate: one pixel changed fails" $rot --verify "$TEST_TMP/one" --seed 11 --case 127x61@45 --report "$TEST_TMP/r.tap"
 expect_grep 'first_mismatch: "\[1000\] \(row 7, col 111\)' "$TEST_TMP/r.tap" "the report names the changed pixel"
 
 cp -r "$d" "$TEST_TMP/tr"
-$edit transpose "$TEST_TMP/tr/17x31@30.out.bin" 31 17
+$edit transpose "$TEST_TMP/tr/17x31@30.rep0.out.bin" 31 17
 expect_exit 1 "rotate: a transposed image fails" $rot --verify "$TEST_TMP/tr" --seed 11 --case 17x31@30
 
 # At 0 degrees the output is the input itself, so the reference dump of 64x64@0 lets us build
 # the seed's mistake: sampling at x / W instead of (x + 0.5) / W, half a texel to the left,
 # blends each texel with its left neighbour. It must fail.
 cp -r "$d" "$TEST_TMP/z"
-half_texel "$TEST_TMP/z/64x64@0.out.bin" 64
+half_texel "$TEST_TMP/z/64x64@0.rep0.out.bin" 64
 expect_exit 1 "rotate: the seed's half-texel offset fails" $rot --verify "$TEST_TMP/z" --seed 11 --case 64x64@0
 
 b=$TEST_TMP/bor
@@ -66,8 +66,8 @@ expect_exit 0 "rotate_border: CPU reference dumped" $bor --dump-reference "$b" -
 expect_exit 0 "rotate_border: the reference passes --verify" $bor --verify "$b" --seed 3 --case 1x1@30-border,17x31@30-clamp,17x31@30-border,127x61@45-border
 # The two modes differ only where the zoomed-out image reads outside: clamp's answer there is
 # not border's.
-graft "$b/17x31@30-border.out.bin" "$b/17x31@30-clamp.out.bin"
+graft "$b/17x31@30-border.rep0.out.bin" "$b/17x31@30-clamp.rep0.out.bin"
 expect_exit 1 "rotate_border: clamp's output does not pass as border's" $bor --verify "$b" --seed 3 --case 17x31@30-border
-$edit set "$b/127x61@45-border.out.bin" 0 0.75
+$edit set "$b/127x61@45-border.rep0.out.bin" 0 0.75
 expect_exit 1 "rotate_border: a corner pixel (outside: 0) changed fails" $bor --verify "$b" --seed 3 --case 127x61@45-border
 finish

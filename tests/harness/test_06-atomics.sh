@@ -41,26 +41,26 @@ expect_exit 0 "histogram: CPU reference dumped" $hist --dump-reference "$h" --se
 expect_exit 0 "histogram: the reference passes --verify" $hist --verify "$h" --seed 21 --case $cases
 expect_exit 1 "histogram: a different seed fails" $hist --verify "$h" --seed 22 --case 65536-uniform
 cp -r "$h" "$TEST_TMP/h1"
-$edit set "$TEST_TMP/h1/4099-skewed.bins.bin" 17 $(( $(dump_py get "$h/4099-skewed.bins.bin" 17) + 1 ))
+$edit set "$TEST_TMP/h1/4099-skewed.rep0.bins.bin" 17 $(( $(dump_py get "$h/4099-skewed.rep0.bins.bin" 17) + 1 ))
 expect_exit 1 "histogram: one count off by one fails" $hist --verify "$TEST_TMP/h1" --seed 21 --case 4099-skewed --report "$TEST_TMP/h.tap"
 expect_grep 'first_mismatch: "\[17\]' "$TEST_TMP/h.tap" "the report names bin 17"
-dump_py swap "$TEST_TMP/h1/65536-uniform.bins.bin" 3 200
+dump_py swap "$TEST_TMP/h1/65536-uniform.rep0.bins.bin" 3 200
 expect_exit 1 "histogram: two bins swapped fails" $hist --verify "$TEST_TMP/h1" --seed 21 --case 65536-uniform
 
 c=$TEST_TMP/comp
 cases=1-keep100,1-keep0,37-keep50,1000-keep0,4099-keep100
 expect_exit 0 "compact: CPU reference dumped" $comp --dump-reference "$c" --seed 31 --case $cases
 expect_exit 0 "compact: the reference passes --verify" $comp --verify "$c" --seed 31 --case $cases
-n37=$(dump_py get "$c/37-keep50.count.bin" 0)
-dump_py shuffle "$c/37-keep50.out.bin" "$n37"
-dump_py shuffle "$c/4099-keep100.out.bin" 4099
+n37=$(dump_py get "$c/37-keep50.rep0.count.bin" 0)
+dump_py shuffle "$c/37-keep50.rep0.out.bin" "$n37"
+dump_py shuffle "$c/4099-keep100.rep0.out.bin" 4099
 expect_exit 0 "compact: any order of the kept elements passes" $comp --verify "$c" --seed 31 --case 37-keep50,4099-keep100
 cp -r "$c" "$TEST_TMP/c1"
-dump_py copy "$TEST_TMP/c1/37-keep50.out.bin" 0 1
+dump_py copy "$TEST_TMP/c1/37-keep50.rep0.out.bin" 0 1
 expect_exit 1 "compact: one element lost, another doubled fails" $comp --verify "$TEST_TMP/c1" --seed 31 --case 37-keep50
-$edit set "$TEST_TMP/c1/4099-keep100.out.bin" 4000 -5
+$edit set "$TEST_TMP/c1/4099-keep100.rep0.out.bin" 4000 -5
 expect_exit 1 "compact: a dropped element replaced by a rejected one fails" $comp --verify "$TEST_TMP/c1" --seed 31 --case 4099-keep100
-$edit set "$TEST_TMP/c1/1000-keep0.count.bin" 0 1
+$edit set "$TEST_TMP/c1/1000-keep0.rep0.count.bin" 0 1
 expect_exit 1 "compact: a wrong count fails" $comp --verify "$TEST_TMP/c1" --seed 31 --case 1000-keep0
 expect_grep 'count 1, expected 0' "$TEST_TMP/out" "the wrong count is said"
 finish

@@ -41,19 +41,19 @@ expect_exit 0 "the reference passes --verify" $bin --verify "$d" --seed 11 --cas
 expect_exit 1 "a different seed fails" $bin --verify "$d" --seed 12 --case 4097x3x5
 
 cp -r "$d" "$TEST_TMP/one"
-edit_dump "$TEST_TMP/one/4097x3x5.x.bin" set 2000 0.5
+edit_dump "$TEST_TMP/one/4097x3x5.rep0.x.bin" set 2000 0.5
 expect_exit 1 "one element changed fails" $bin --verify "$TEST_TMP/one" --seed 11 --case 4097x3x5 --report "$TEST_TMP/r.tap"
 expect_grep 'first_mismatch: "\[2000\]' "$TEST_TMP/r.tap" "the report names the changed element"
 
 cp -r "$d" "$TEST_TMP/rev"
-edit_dump "$TEST_TMP/rev/65536x5x2.x.bin" reverse
+edit_dump "$TEST_TMP/rev/65536x5x2.rep0.x.bin" reverse
 expect_exit 1 "a shuffled (reversed) result fails" $bin --verify "$TEST_TMP/rev" --seed 11 --case 65536x5x2
 
 cp -r "$d" "$TEST_TMP/flat"
-edit_dump "$TEST_TMP/flat/65536x5x2.x.bin" flat
+edit_dump "$TEST_TMP/flat/65536x5x2.rep0.x.bin" flat
 expect_exit 1 "a chunk of wrong values fails" $bin --verify "$TEST_TMP/flat" --seed 11 --case 65536x5x2
 
 cp -r "$d" "$TEST_TMP/nan"
-edit_dump "$TEST_TMP/nan/1x1x1.x.bin" set 0 nan
+edit_dump "$TEST_TMP/nan/1x1x1.rep0.x.bin" set 0 nan
 expect_exit 1 "a NaN (never uploaded) fails" $bin --verify "$TEST_TMP/nan" --seed 11 --case 1x1x1
 finish

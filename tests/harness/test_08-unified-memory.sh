@@ -35,12 +35,12 @@ expect_exit 0 "the reference passes --verify" $bin --verify "$d" --seed 21 --cas
 expect_exit 1 "a different seed fails" $bin --verify "$d" --seed 22 --case 4097x2
 
 cp -r "$d" "$TEST_TMP/one"
-edit_dump "$TEST_TMP/one/4097x2.y.bin" set 4096 1.0
+edit_dump "$TEST_TMP/one/4097x2.rep0.y.bin" set 4096 1.0
 expect_exit 1 "one element changed (the last) fails" $bin --verify "$TEST_TMP/one" --seed 21 --case 4097x2 --report "$TEST_TMP/r.tap"
 expect_grep 'first_mismatch: "\[4096\]' "$TEST_TMP/r.tap" "the report names the changed element"
 
 cp -r "$d" "$TEST_TMP/rot"
-edit_dump "$TEST_TMP/rot/17x3.y.bin" rotate
+edit_dump "$TEST_TMP/rot/17x3.rep0.y.bin" rotate
 expect_exit 1 "a shuffled (rotated) result fails" $bin --verify "$TEST_TMP/rot" --seed 21 --case 17x3
 
 finish

@@ -49,7 +49,7 @@ expect_exit 0 "the reference passes --verify, every small case" $bin --verify "$
 expect_exit 1 "the same dump under another seed fails" $bin --verify "$d" --seed 22 --case 17x31,300x700
 
 for c in "17x31 31" "129x127 127" "300x700 700"; do
-  set -- $c; name=$1 n=$2 f=$1.C.bin
+  set -- $c; name=$1 n=$2 f=$1.rep0.C.bin
   rm -rf "$TEST_TMP/x"; cp -r "$d" "$TEST_TMP/x"
   $edit set "$TEST_TMP/x/$f" $((n / 2 * n + n - 1)) 0.125
   expect_exit 1 "$name: one element changed fails" $bin --verify "$TEST_TMP/x" --seed 21 --case $name \
@@ -74,12 +74,12 @@ for c in "17x31 31" "129x127 127" "300x700 700"; do
 done
 
 rm -rf "$TEST_TMP/x"; cp -r "$d" "$TEST_TMP/x"
-$edit set "$TEST_TMP/x/300x700.C.bin" 12345 nan
+$edit set "$TEST_TMP/x/300x700.rep0.C.bin" 12345 nan
 expect_exit 1 "a NaN (an unwritten element) fails" $bin --verify "$TEST_TMP/x" --seed 21 --case 300x700 \
   --report "$TEST_TMP/r.tap"
 expect_grep 'first_mismatch: "\[12345\] \(row 17, col 445\)' "$TEST_TMP/r.tap" "the report names the NaN"
 
-rm "$TEST_TMP/x/1x1.C.bin"
+rm "$TEST_TMP/x/1x1.rep0.C.bin"
 expect_exit 1 "a missing dump file fails" $bin --verify "$TEST_TMP/x" --seed 21 --case 1x1
 
 demo=build/lessons/09-ata-cublas/demo

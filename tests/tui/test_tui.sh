@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # The grader's TUI, driven in tmux the way a student drives it: start on a small course,
-# move, grade a task, open its details, the notes, the hints and the build log, resize to a
-# tiny terminal and back, watch mode regrading a saved file, quit; then start again and find
-# the progress kept. Every check reads the screen with `tmux capture-pane`.
+# move, grade a task (the cursor moves on after a pass), open its details, the notes (rendered
+# Markdown), the hints and the build log, resize to a tiny terminal and back, watch mode
+# regrading a saved file, the editor and a reset of the exercise, quit; then start again and
+# find the progress kept; TERM=dumb gets plain text. Every check reads the screen with
+# `tmux capture-pane`.
 #
 # The courses are tests/tui/course (its tasks are C programs speaking the harness protocol
 # around one function, so a test can make one pass, fail or not build by editing a line) and
@@ -28,6 +30,10 @@ fi
 
 COURSE=$TEST_TMP/course
 cp -r tests/tui/course "$COURSE"
+# A git checkout, as a student's course is: `r` resets an exercise to git's HEAD version.
+git -C "$COURSE" init -q && git -C "$COURSE" add -A &&
+  git -C "$COURSE" -c user.name=t -c user.email=t@t commit -qm shipped ||
+  { bad "cannot make the test course a git checkout"; finish; }
 SESSION=tui
 RUNS=0
 SOCK=$TEST_TMP/tmux.0.sock
@@ -74,7 +80,7 @@ start() {
   stop_servers
   RUNS=$((RUNS + 1)); SOCK=$TEST_TMP/tmux.$RUNS.sock
   tx new-session -d -s "$SESSION" -x 100 -y 30 \
-    "env LD_LIBRARY_PATH='${LD_LIBRARY_PATH:-}' LANG=C.UTF-8 LC_ALL=C.UTF-8 TERM=xterm-256color $* '$GRADER' --root '$COURSE' --no-sanitize --timeout 3; echo \"GRADER-EXIT=\$?\"; sleep 60"
+    "env LD_LIBRARY_PATH='${LD_LIBRARY_PATH:-}' LANG=C.UTF-8 LC_ALL=C.UTF-8 TERM=xterm-256color EDITOR='$TEST_TMP/editor.sh' $* '$GRADER' --root '$COURSE' --no-sanitize --timeout ${TIMEOUT:-3}; echo \"GRADER-EXIT=\$?\"; sleep 60"
 }
 
 # ------------------------------------------------------------------ the course list
@@ -85,6 +91,11 @@ wait_for 'double_it +Double every element +not run' 2 "a task row shows name, ti
 wait_for 'broken .*not run' 2 "every task is listed"
 wait_for '03-bad/lesson.ini:[0-9]+' 2 "a malformed lesson.ini is reported with file and line"
 wait_for '0 / 6 points' 2 "the progress line counts every task's points"
+if nvidia-smi -L 2>/dev/null | grep -q GPU; then
+  absent 'no GPU' "with a GPU, the first screen does not say there is none"
+else
+  wait_for '^ no GPU: ' 2 "without a GPU, the first screen says so and why"
+fi
 keys j k
 wait_for 'Enter grade .* q quit' 2 "after a key, the key bar names the keys"
 
@@ -92,8 +103,11 @@ wait_for 'Enter grade .* q quit' 2 "after a key, the key bar names the keys"
 keys Enter
 wait_for 'double_it +Double every element +passed +2/2 +3/3 +1.00' 20 \
   "Enter grades the task: passed, score, cases, speed ratio in its row"
-wait_for '01-first/double_it +passed' 2 "the summary line describes the selected task"
+wait_for '01-first/double_it: passed; on to 01-first/broken' 2 "a pass says so and names the next task"
+wait_for '^ 01-first/broken +not graded yet' 2 "after a pass the cursor moves on to the next unfinished task"
 wait_for '2 / 6 points +1 of 3 passed' 2 "the course progress moved"
+keys k
+wait_for '01-first/double_it +passed' 2 "the summary line describes the selected task"
 
 # An edit after grading marks the result as stale; the same bytes again do not.
 EXERCISE=$COURSE/exercises/01-first/double_it.cu
@@ -126,7 +140,24 @@ keys q q
 # ------------------------------------------------------------------ notes and hints
 keys n
 wait_for 'notes: lessons/01-first/README.md' 3 "n opens the lesson's notes"
-wait_for '# First steps' 2 "the notes' text is shown"
+wait_for '^ First steps' 2 "the notes' heading is shown without its #"
+wait_for 'has the reference solution check' 2 "bold text is shown without its **"
+absent '\*\*|^ *#|\|---|!\[|```' "no Markdown marks are left on screen (**, #, |---, ![, fences)"
+wait_for 'HTML: build/notes/01-first/index.html \(not built yet: make notes\)' 2 \
+  "the notes say where their HTML page is and that it is not built"
+wait_for '\[figure: Elements doubled .* lessons/01-first/figures/doubled.svg\]' 2 \
+  "an image is its caption and path"
+# The table's columns: every row's separators at the same columns, the size right-aligned.
+table=$(screen | grep -E '│' | grep -vE '─')
+cols=$(printf '%s\n' "$table" | while IFS= read -r l; do
+  printf '%s\n' "$l" | awk -v FS='' '{ n = 0; for (i = 1; i <= NF; i++) if ($i == "│") printf "%d ", i; print "" }'
+done | sort -u)
+if [ "$(printf '%s\n' "$table" | wc -l)" -eq 3 ] && [ "$(printf '%s\n' "$cols" | wc -l)" -eq 1 ]; then
+  ok "the table is drawn as aligned columns"
+else bad "the table's columns do not line up"; printf '%s\n' "$table" | sed 's/^/    | /'; fi
+if printf '%s\n' "$table" | grep -qE ' 17 │' && printf '%s\n' "$table" | grep -qE '100000 │'; then
+  ok "a right-aligned column ends at one column"
+else bad "the size column is not right-aligned"; fi
 keys /
 tx send-keys -t "$SESSION" -l 'reference'
 wait_for '^ /reference_' 2 "/ opens the search prompt"
@@ -147,10 +178,41 @@ wait_for 'Hint 2 of 2' 3 "h again reveals the next hint"
 wait_for 'Return 2 \* i' 2 "the hint's text is shown"
 keys q
 
+# ------------------------------------------------------------------ editor and reset
+SHIPPED=$COURSE/exercises/01-first/double_it.cu
+cat > "$TEST_TMP/editor.sh" <<'ED'
+#!/bin/sh
+printf '// edited in the editor\n' >> "$1"
+ED
+chmod +x "$TEST_TMP/editor.sh"
+keys g
+keys e
+wait_for 'back from the editor' 5 "e runs the editor and comes back to the screen"
+if grep -q 'edited in the editor' "$SHIPPED"; then ok "the editor got the exercise file"
+else bad "the editor did not get $SHIPPED"; fi
+wait_for 'Progress' 2 "the list is drawn again after the editor"
+keys r
+wait_for 'reset exercises/01-first/double_it.cu to the shipped version \(y/N\)\?' 3 \
+  "r asks before resetting"
+keys n
+wait_for 'reset cancelled' 2 "n keeps the file"
+if grep -q 'edited in the editor' "$SHIPPED" && ! ls "$SHIPPED".bak-* >/dev/null 2>&1; then
+  ok "after n the file is as it was and no backup was made"
+else bad "n changed the file or made a backup"; fi
+keys r
+keys y
+wait_for 'shipped version back in double_it.cu; yours is double_it.cu.bak-[0-9]{8}-[0-9]{6}' 3 \
+  "y resets and names the backup"
+if git -C "$COURSE" diff --quiet -- exercises/01-first/double_it.cu; then
+  ok "the exercise is the shipped version again"
+else bad "the exercise is not the shipped version"; fi
+if grep -q 'edited in the editor' "$SHIPPED".bak-*; then ok "the student's file is kept as the backup"
+else bad "no backup holds the student's edit"; fi
+
 # ------------------------------------------------------------------ help
 keys '?'
 wait_for 'Outcomes' 3 "? opens the help"
-wait_for 'sanitizer finding' 2 "the help explains the outcome words"
+wait_for 'never graded' 2 "the help explains the outcome words"
 keys q
 wait_for 'Progress' 2 "any key leaves the help"
 
@@ -169,6 +231,9 @@ keys G Enter
 wait_for 'add_one .*wrong' 20 "a wrong answer is 'wrong'"
 keys Right
 wait_for 'expected 0 got other' 3 "the details show the first mismatch"
+keys G
+wait_for 'use: cub, thrust$' 2 "forbidden libraries by name, once each"
+absent '3cub' "no mangled-name fragment is shown"
 keys q w
 wait_for '\[watch\]' 3 "w turns watch mode on"
 printf 'int f(int i) { return 2 * i; }\n' > "$COURSE/exercises/02-more/add_one.cu.new"
@@ -193,10 +258,20 @@ else ok "NO_COLOR honoured: attributes only"; fi
 keys q
 wait_for 'GRADER-EXIT=1' 5 "quits again"
 
+# ------------------------------------------------------------------ a terminal that cannot
+for term in dumb ''; do
+  start TERM=$term
+  wait_for '^score: ' 20 "TERM='$term': the plain-text report, as into a pipe"
+  absent 'Progress|CUDA Lab grader' "TERM='$term': no screen is drawn"
+  wait_for 'GRADER-EXIT=' 2 "TERM='$term': the grader ends by itself"
+done
+
 # ------------------------------------------------------------------ the grader's fixture course
 # Every outcome the engine knows, graded from the TUI: each must show as its own word.
 COURSE=$TEST_TMP/fixture
 cp -r tests/grader/fixture "$COURSE"
+# Its "too slow" task spins for about 3 s of CPU: a busy machine must not make it "timed out".
+TIMEOUT=10
 start
 wait_for 'Fixture basics' 10 "the fixture course comes up"
 wait_for '04-malformed/lesson.ini:[0-9]+' 2 "its malformed lesson.ini is reported with file and line"
@@ -215,7 +290,14 @@ done
 keys Right
 wait_for 'wrong +0 / [0-9.]+ points' 3 "the wrong task's details"
 wait_for 'first mismatch' 2 "show its first mismatch"
-keys q q
+keys q
+for _ in $(seq 1 20); do
+  screen | tail -n 2 | grep -qE '^ [^ ]+ +skipped' && break
+  keys j
+done
+wait_for '^ 02-faults/skip +skipped: no (CUDA device|NVIDIA driver)' 2 "a skip's summary gives its reason"
+absent 'SKIP:' "and does not repeat the skip as SKIP:"
+keys q
 wait_for 'GRADER-EXIT=1' 5 "q quits the fixture course"
 
 finish

@@ -109,7 +109,11 @@ static void report_is_tap14_with_yaml(void **state)
     c.timing = (lab_timing){1.5, 1, 2, 1.5, 3};
     c.unit = "GB/s";
     c.throughput = 10;
+    c.floor_ms = 0.25;
+    c.reps_checked = 2;
     lab_report_case(r, &c);
+    c.floor_ms = 0;
+    c.reps_checked = 0;
     c.name = "bad-case";
     c.status = LAB_FAIL;
     c.timing.reps = 0;
@@ -122,7 +126,8 @@ static void report_is_tap14_with_yaml(void **state)
     const char *tap = slurp(path);
     assert_non_null(strstr(tap, "TAP version 14\n# program: prog\n# task: task\n# seed: 9\n"));
     assert_non_null(strstr(tap, "ok 1 - ok-case\n  ---\n  status: pass\n  time_ms: 1.5\n"));
-    assert_non_null(strstr(tap, "not ok 2 - bad-case\n  ---\n  status: fail\n"));
+    assert_non_null(strstr(tap, "  unit: GB/s\n  floor_ms: 0.25\n  reps_checked: 2\n"));
+    assert_non_null(strstr(tap, "not ok 2 - bad-case\n  ---\n  status: fail\n  checked"));
     assert_non_null(strstr(tap, "  first_mismatch: \"[12] (row 1, col 2) expected 1 got 2\"\n"));
     assert_non_null(strstr(tap, "  note: \"say \\\"why\\\"\"\n"));
     assert_non_null(strstr(tap, "1..2\n")); // plan written at the end when not known first
@@ -134,16 +139,29 @@ static void dump_round_trip_and_mismatches(void **state)
     float data[4] = {1, 2, 3, 4}, back[4] = {0};
     lab_buffer b = {"C", LAB_F32, 4, data};
     char err[512];
-    assert_int_equal(lab_dump_write(tmpdir, "t", "c1", 5, &b, err, sizeof err), 0);
+    assert_int_equal(lab_dump_write(tmpdir, "t", "c1", 3, 5, &b, err, sizeof err), 0);
+    assert_true(lab_dump_exists(tmpdir, "c1", 3, "C"));
+    assert_false(lab_dump_exists(tmpdir, "c1", 0, "C"));
+    char path[256];
+    snprintf(path, sizeof path, "%s/c1.rep3.C.bin", tmpdir);
+    assert_non_null(strstr(slurp(path), "LABDUMP 2 task=t case=c1 rep=3 buffer=C seed=5 type=f32 count=4\n"));
     lab_buffer in = {"C", LAB_F32, 4, back};
-    assert_int_equal(lab_dump_read(tmpdir, "t", "c1", 5, &in, err, sizeof err), 0);
+    assert_int_equal(lab_dump_read(tmpdir, "t", "c1", 3, 5, &in, err, sizeof err), 0);
     assert_memory_equal(data, back, sizeof data);
-    assert_int_equal(lab_dump_read(tmpdir, "t", "c1", 6, &in, err, sizeof err), -1); // other seed
+    assert_int_equal(lab_dump_read(tmpdir, "t", "c1", 3, 6, &in, err, sizeof err), -1); // other seed
     assert_non_null(strstr(err, "does not match"));
-    assert_int_equal(lab_dump_read(tmpdir, "t", "c2", 5, &in, err, sizeof err), -1); // no file
-    assert_non_null(strstr(err, "no output dumped for case c2"));
+    assert_int_equal(lab_dump_read(tmpdir, "t", "c2", 3, 5, &in, err, sizeof err), -1); // no file
+    assert_non_null(strstr(err, "no output dumped for case c2, repetition 3"));
+    // Another repetition's file with this one's name: its header says which it is.
+    snprintf(path, sizeof path, "%s/c1.rep3.C.bin", tmpdir);
+    char moved[256];
+    snprintf(moved, sizeof moved, "%s/c1.rep1.C.bin", tmpdir);
+    assert_int_equal(rename(path, moved), 0);
+    assert_int_equal(lab_dump_read(tmpdir, "t", "c1", 1, 5, &in, err, sizeof err), -1);
+    assert_non_null(strstr(err, "does not match"));
     lab_buffer shorter = {"C", LAB_F32, 3, back};
-    assert_int_equal(lab_dump_read(tmpdir, "t", "c1", 5, &shorter, err, sizeof err), -1);
+    assert_int_equal(lab_dump_write(tmpdir, "t", "c1", 0, 5, &b, err, sizeof err), 0);
+    assert_int_equal(lab_dump_read(tmpdir, "t", "c1", 0, 5, &shorter, err, sizeof err), -1);
     assert_int_equal(lab_dtype_size(LAB_F64), 8);
     assert_string_equal(lab_dtype_name(LAB_U8), "u8");
 }

@@ -1,5 +1,6 @@
 /* test_tui_draw.c — the TUI's text measuring: display columns, clipping and word wrap in
- * UTF-8, and the outcome-to-role table that every screen colors by. */
+ * UTF-8, the outcome-to-role table that every screen colors by, and how a skip's reason and
+ * a forbidden word are shown. */
 #include "cmocka_all.h"
 
 #include <locale.h>
@@ -89,6 +90,24 @@ static void spinner_frames_are_one_cell(void **state)
     assert_string_not_equal(tui_spinner(0, 1), tui_spinner(1, 1));
 }
 
+static void a_skip_reason_is_not_said_twice(void **state)
+{
+    (void)state;
+    assert_string_equal(tui_reason(OUTCOME_SKIPPED, "SKIP: no CUDA device"), "no CUDA device");
+    assert_string_equal(tui_reason(OUTCOME_SKIPPED, "skipped: no usable GPU"), "no usable GPU");
+    assert_string_equal(tui_reason(OUTCOME_SKIPPED, "skipped: SKIP: x"), "x");
+    assert_string_equal(tui_reason(OUTCOME_WRONG, "SKIP: kept"), "SKIP: kept");
+}
+
+static void forbid_words_read_as_library_names(void **state)
+{
+    (void)state;
+    assert_string_equal(tui_forbid_word("3cub"), "cub");
+    assert_string_equal(tui_forbid_word("cublas"), "cublas");
+    assert_string_equal(tui_forbid_word("6thrust"), "thrust");
+    assert_string_equal(tui_forbid_word("42"), "42");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -98,6 +117,8 @@ int main(void)
         cmocka_unit_test(wrap_cuts_a_long_word_and_always_advances),
         cmocka_unit_test(every_outcome_has_a_distinct_look),
         cmocka_unit_test(spinner_frames_are_one_cell),
+        cmocka_unit_test(a_skip_reason_is_not_said_twice),
+        cmocka_unit_test(forbid_words_read_as_library_names),
     };
     return cmocka_run_group_tests(tests, setup_utf8, NULL);
 }

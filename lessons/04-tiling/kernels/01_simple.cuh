@@ -1,4 +1,4 @@
-/* Rung 1 of lesson 04's ladder (./demo 1): seed 001's simpleMultiply on its panel product,
+/* Rung 1 of lesson 04's ladder (./demo 1): the Spanish lecture's simpleMultiply on its panel product,
  * C (n×n) = A (n×32) · B (32×n), one 32×32 block per 32×32 tile of C, A and B straight from
  * global memory. */
 #pragma once

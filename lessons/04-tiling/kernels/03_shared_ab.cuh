@@ -1,4 +1,4 @@
-/* Rung 3 of lesson 04's ladder (./demo 3): seed 001's sharedABMultiply. What it adds to rung 2:
+/* Rung 3 of lesson 04's ladder (./demo 3): the Spanish lecture's sharedABMultiply. What it adds to rung 2:
  * the B tile goes through shared memory too, which needs a block-wide barrier. */
 #pragma once
 #include "gemm.cuh"

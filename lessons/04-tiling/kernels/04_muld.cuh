@@ -1,4 +1,4 @@
-/* Rungs 4 and 5 of lesson 04's ladder (./demo 4, ./demo 5): seed 000's Muld. What it adds to
+/* Rungs 4 and 5 of lesson 04's ladder (./demo 4, ./demo 5): the Russian lecture's Muld. What it adds to
  * rung 3: a loop along K over pairs of tiles, so any K that is a multiple of the tile works, and
  * a second barrier per step. Rung 4 keeps the inner loop rolled as the G80 code did; rung 5
  * unrolls it by 16 (one template, two instances: the difference is one #pragma). */

@@ -1,4 +1,4 @@
-/* Rung 6 of lesson 04's ladder (./demo 6): the seed's alternative schedule for rung 5. What it
+/* Rung 6 of lesson 04's ladder (./demo 6): the Russian lecture's alternative schedule for rung 5. What it
  * adds: two tile buffers. While step s multiplies buffer s%2, the loads of step s+1 are already
  * in flight (issued into registers before the multiply, stored to the other buffer after it), so
  * global latency hides behind the FMAs and one barrier per step is enough. */

@@ -1,5 +1,5 @@
 /* What every rung of lesson 04's ladder shares: the problem a version's launcher is handed
- * (lab_demo runs and lab_bench times `void gemm_vN(void *)`), the panel width of seed 001's
+ * (lab_demo runs and lab_bench times `void gemm_vN(void *)`), the panel width of the Spanish lecture's
  * kernels, and a 16-byte load. C = A·B in FP32, row-major: A M×K, B K×N, C M×N, all on the
  * device. */
 #pragma once
@@ -11,7 +11,7 @@ typedef struct gemm_problem {
     int M, N, K;
 } gemm_problem;
 
-/* Seed 001's panel product, C (n×n) = A (n×W) · B (W×n): rungs 1-3 exist only for W = 32.
+/* The Spanish lecture's panel product, C (n×n) = A (n×W) · B (W×n): rungs 1-3 exist only for W = 32.
  * Each launches one 32×32 block per 32×32 tile of C, its kernel taking (a, b, c, n). */
 enum { PANEL_W = 32 };
 typedef void (*panel_kernel)(const float *a, const float *b, float *c, int n);

@@ -52,9 +52,18 @@ static void dump(const char *dir, size_t k)
         fclose(d);
 }
 
+static int selected(const char *const *names, size_t n, const char *name)
+{
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(names[i], name) == 0)
+            return 1;
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
-    const char *dump_dir = NULL, *verify_dir = NULL, *report = NULL, *only = NULL;
+    const char *dump_dir = NULL, *verify_dir = NULL, *report = NULL, *only[16];
+    size_t n_only = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         int has_value = i + 1 < argc;
@@ -68,8 +77,8 @@ int main(int argc, char **argv)
             verify_dir = argv[++i];
         } else if (strcmp(a, "--report") == 0 && has_value) {
             report = argv[++i];
-        } else if (strcmp(a, "--case") == 0 && has_value) {
-            only = argv[++i];
+        } else if (strcmp(a, "--case") == 0 && has_value && n_only < 16) {
+            only[n_only++] = argv[++i]; /* repeatable, as the lab's harness */
         } else if (strcmp(a, "--no-check") == 0) {
             continue; /* nothing to skip: this harness checks in the verifier only */
         } else if ((strcmp(a, "--seed") == 0 || strcmp(a, "--reps") == 0 ||
@@ -83,10 +92,10 @@ int main(int argc, char **argv)
     }
     FILE *rep = report ? fopen(report, "w") : NULL;
     if (rep)
-        fprintf(rep, "TAP version 14\n1..%zu\n", only ? (size_t)1 : N_CASES);
+        fprintf(rep, "TAP version 14\n1..%zu\n", n_only ? n_only : N_CASES);
     int failed = 0, index = 0;
     for (size_t k = 0; k < N_CASES; k++) {
-        if (only && strcmp(only, cases[k].name) != 0)
+        if (n_only && !selected(only, n_only, cases[k].name))
             continue;
         int bad = 0;
         char first[128] = "";

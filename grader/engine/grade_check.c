@@ -1,0 +1,187 @@
+/* grade_check.c — the solution's side of a grading (grade_job.h): the verification of the
+ * exercise's dump, and the reference's time on the speed case. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "grade_job.h"
+#include "tap.h"
+
+static enum case_status status_of(const char *s)
+{
+    if (strcmp(s, "pass") == 0)
+        return CASE_PASS;
+    if (strcmp(s, "fail") == 0)
+        return CASE_FAIL;
+    if (strcmp(s, "skip") == 0)
+        return CASE_SKIP;
+    return CASE_ERROR;
+}
+
+static void split_mismatches(struct case_result *c, const char *text)
+{
+    char *copy = xstrdup(text), *save = NULL;
+    for (char *m = strtok_r(copy, ";", &save); m && c->n_mismatches < CASE_MAX_SHOWN;
+         m = strtok_r(NULL, ";", &save)) {
+        while (*m == ' ')
+            m++;
+        if (*m)
+            c->mismatches[c->n_mismatches++] = xstrdup(m);
+    }
+    free(copy);
+    if (c->n_mismatches == 0 && c->first_mismatch[0])
+        c->mismatches[c->n_mismatches++] = xstrdup(c->first_mismatch);
+}
+
+/* The verdict, from a process that runs no student code. Returns 1 when every case passed. */
+int step_verify(struct job *j, const char *dump, const char *report)
+{
+    struct task_result *r = j->r;
+    char rtol[32], atol[32];
+    char *argv[12];
+    int n = 0;
+    argv[n++] = j->sol_bin;
+    argv[n++] = "--verify";
+    argv[n++] = (char *)dump;
+    argv[n++] = "--seed";
+    argv[n++] = j->seed_arg;
+    argv[n++] = "--report";
+    argv[n++] = (char *)report;
+    if (task_rtol(j->t) >= 0) {
+        snprintf(rtol, sizeof rtol, "%.17g", task_rtol(j->t));
+        argv[n++] = "--rtol";
+        argv[n++] = rtol;
+    }
+    if (task_atol(j->t) >= 0) {
+        snprintf(atol, sizeof atol, "%.17g", task_atol(j->t));
+        argv[n++] = "--atol";
+        argv[n++] = atol;
+    }
+    argv[n] = NULL;
+    char *out = job_work_file(j, "verify.out");
+    struct run_spec s;
+    job_spec_init(j, &s, argv, j->o->verify_timeout_s);
+    s.stdout_path = s.stderr_path = out;
+    struct run_result res;
+    run_sandboxed(&s, &res);
+    free(out);
+
+    struct tap_report v;
+    tap_parse_file(report, &v);
+    size_t passed = 0, skipped = 0;
+    const struct case_result *first_bad = NULL;
+    for (size_t i = 0; i < r->n_cases; i++) {
+        struct case_result *c = &r->cases[i];
+        const struct tap_case *tc = tap_find(&v, c->name);
+        if (!tc) {
+            c->status = CASE_ERROR;
+            set_str(&c->note, "not verified (the verifier's report has no such case)");
+        } else {
+            c->status = status_of(tc->status);
+            c->checked = tc->checked;
+            c->bad = tc->bad;
+            c->max_abs_err = tc->max_abs_err;
+            c->max_rel_err = tc->max_rel_err;
+            set_str(&c->first_mismatch, tc->first_mismatch);
+            set_str(&c->note, tc->note);
+            split_mismatches(c, tc->mismatches);
+        }
+        passed += c->status == CASE_PASS;
+        skipped += c->status == CASE_SKIP;
+        if (!first_bad && c->status != CASE_PASS && c->status != CASE_SKIP)
+            first_bad = c;
+    }
+    tap_report_free(&v);
+    int ok = res.end == RUN_EXITED && res.exit_status == 0 && !first_bad && passed > 0;
+    if (ok || res.end == RUN_CANCELLED)
+        return ok;
+    if (first_bad && first_bad->bad > 0 && first_bad->first_mismatch[0])
+        job_fact(j, OUTCOME_WRONG, "case %s: %lld of %lld elements wrong, first %s",
+                 first_bad->name, first_bad->bad, first_bad->checked, first_bad->first_mismatch);
+    else if (first_bad && first_bad->note[0])
+        job_fact(j, OUTCOME_WRONG, "case %s: %s", first_bad->name, first_bad->note);
+    else if (first_bad)
+        job_fact(j, OUTCOME_WRONG, "case %s: %s", first_bad->name,
+                 case_status_name(first_bad->status));
+    else if (res.end != RUN_EXITED) {
+        char how[256];
+        run_describe(&s, &res, how, sizeof how);
+        job_fact(j, OUTCOME_WRONG, "the verifier could not check the output: %s", how);
+    } else
+        job_fact(j, OUTCOME_WRONG, "the verifier rejected the output (exit status %d)",
+                 res.exit_status);
+    return 0;
+}
+
+const struct case_result *job_flagged_case(const struct task_result *r, const char *named,
+                                           unsigned flag)
+{
+    for (size_t i = 0; i < r->n_cases; i++)
+        if (named[0] ? strcmp(r->cases[i].name, named) == 0 : (r->cases[i].flags & flag) != 0)
+            return &r->cases[i];
+    return NULL;
+}
+
+/* Runs the reference on the speed case: its median time and its floor (the least time any
+ * correct run can take on this GPU), each < 0 when its report did not give it. */
+static void run_reference(struct job *j, const char *speed_case, double *ref_ms, double *floor_ms)
+{
+    char *report = job_work_file(j, "reference.tap");
+    char *out = job_work_file(j, "reference.out");
+    /* --no-check: the reference is trusted, so its CPU check would only cost time */
+    char *argv[] = {j->sol_bin, "--seed",   j->seed_arg, "--case", (char *)speed_case,
+                    "--no-check", "--report", report,      NULL};
+    struct run_spec s;
+    job_spec_init(j, &s, argv, j->o->verify_timeout_s);
+    s.stdout_path = s.stderr_path = out;
+    struct run_result res;
+    run_sandboxed(&s, &res);
+    struct tap_report ref;
+    tap_parse_file(report, &ref);
+    const struct tap_case *tc = tap_find(&ref, speed_case);
+    *ref_ms = tc ? tc->time_ms : -1;
+    *floor_ms = tc ? tc->floor_ms : -1;
+    tap_report_free(&ref);
+    free(report);
+    free(out);
+}
+
+/* Times the reference on the speed case and records what the times say: a time below the
+ * GPU's floor is implausible, a ratio below the threshold too slow; a reference that gave no
+ * time is the grader's own failure (never a waived check). */
+int step_speed(struct job *j)
+{
+    struct task_result *r = j->r;
+    const struct case_result *sc = job_flagged_case(r, task_speed_case(j->t), CASE_FLAG_SPEED);
+    r->speed_threshold = task_speed_threshold(j->t);
+    if (!sc)
+        return 1;
+    set_str(&r->speed_case, sc->name);
+    double ref_ms, floor_ms;
+    run_reference(j, sc->name, &ref_ms, &floor_ms);
+    struct case_result *c = result_find_case(r, sc->name);
+    c->ref_time_ms = ref_ms;
+    r->time_ms = c->time_ms;
+    r->ref_time_ms = ref_ms;
+    if (floor_ms > 0 && c->time_ms >= 0 && c->time_ms < floor_ms)
+        job_fact(j, OUTCOME_IMPLAUSIBLE, "%.3g ms is faster than this GPU can do the work "
+                 "(floor %.3g ms)", c->time_ms, floor_ms);
+    if (c->time_ms <= 0) {
+        if (r->speed_threshold > 0)
+            job_fact(j, OUTCOME_TOO_SLOW, "case %s: the exercise reported no time", sc->name);
+        return facts_none(&j->facts);
+    }
+    if (ref_ms <= 0) {
+        if (!job_cancelled(j))
+            job_fact(j, OUTCOME_NOT_RUN, "grader error: the reference gave no time for %s",
+                     sc->name);
+        return 0;
+    }
+    r->speed_measured = 1;
+    r->speed_ratio = ref_ms / c->time_ms;
+    if (r->speed_ratio < r->speed_threshold)
+        job_fact(j, OUTCOME_TOO_SLOW,
+                 "case %s: %.3g ms against the reference's %.3g ms (ratio %.2f, needs %.2f)",
+                 sc->name, c->time_ms, ref_ms, r->speed_ratio, r->speed_threshold);
+    return facts_none(&j->facts);
+}

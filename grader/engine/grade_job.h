@@ -1,0 +1,84 @@
+/* grade_job.h — one grading in progress, shared by the files of its steps: grade.c (the
+ * driver, build, symbols, list, run), grade_check.c (verify, speed) and grade_san.c
+ * (compute-sanitizer). Not for other modules. */
+#ifndef GRADER_GRADE_JOB_H
+#define GRADER_GRADE_JOB_H
+
+#include <pthread.h>
+#include <signal.h>
+
+#include "decide.h"
+#include "grade.h"
+#include "model_impl.h"
+#include "parse.h"
+#include "runner.h"
+#include "sandbox.h"
+
+#define LOG_READ_MAX ((size_t)4 << 20)
+#define MAX_FINDINGS 20
+
+/* One compute-sanitizer tool's run, for a thread of its own. */
+struct san_job {
+    char *log;
+    char *dump, *report; /* its own, so the run looks like the graded one (san_start) */
+    char *argv[17];
+    struct run_spec spec;
+    struct run_result res;
+    pthread_t thread;
+    int started;
+};
+
+struct job {
+    const struct task *t;
+    const struct grade_opts *o;
+    struct task_result *r;
+    const char *root;
+    char *build_abs, *exbuild_abs, *exercises_abs, *work;
+    char *ex_bin, *sol_bin, *ex_obj, *ex_src;
+    char *ex_target, *sol_target; /* the same binaries as make names them */
+    char *seed_arg;
+    char *env_gpu;
+    const char *env[2];
+    struct list_case *cases;
+    size_t n_cases;
+    unsigned long long mem_limit;
+    char *dump, *run_tap;              /* under scratch: the student's process writes them */
+    char *verify_tap;                  /* under work */
+    char *scratch;                     /* work/scratch: the only place student code may write */
+    struct sandbox sb;
+    struct san_job *san;               /* one per tool, while they run */
+    size_t n_san;
+    char *san_tool;
+    const char *san_small;
+    volatile sig_atomic_t san_cancel;
+    struct grade_facts facts;          /* what the steps found (decide.h) */
+};
+
+
+/* <work>/name, malloc'd. */
+char *job_work_file(const struct job *j, const char *name);
+void job_progress(const struct job *j, enum grade_step s, const char *detail);
+int job_cancelled(const struct job *j);
+/* Student code, the verifier and the tools: all run through the same bounds. */
+void job_spec_init(const struct job *j, struct run_spec *s, char *const *argv, double wall);
+/* The same for student code: sandboxed, in the scratch, with its disk bound. */
+void job_spec_student(struct job *j, struct run_spec *s, char *const *argv, double wall);
+/* Records a fact of the grading (decide.h): the outcome it stands for and its reason. */
+void job_fact(struct job *j, enum grader_outcome o, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/* The case named, else the first one with flag set; NULL when none. */
+const struct case_result *job_flagged_case(const struct task_result *r, const char *named,
+                                           unsigned flag);
+
+/* grade_check.c: the verdict on the dump from a process that runs no student code (1: every
+ * case passed), and the speed case's times against the reference (1: nothing found). */
+int step_verify(struct job *j, const char *dump, const char *report);
+int step_speed(struct job *j);
+
+/* grade_san.c: every sanitizer tool of the task started at once (they overlap the
+ * verification); san_finish waits for them and, when keep, records their findings (a
+ * finding: the sanitizer fact). */
+void san_start(struct job *j);
+void san_finish(struct job *j, int keep);
+
+#endif /* GRADER_GRADE_JOB_H */

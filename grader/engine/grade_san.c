@@ -1,0 +1,179 @@
+/* grade_san.c — compute-sanitizer's step of a grading (grade_job.h): every tool of the task
+ * on the small case, started together so that they overlap the verification. */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "grade_job.h"
+
+static char *find_sanitizer(const struct grade_opts *o)
+{
+    if (o->sanitizer)
+        return access(o->sanitizer, X_OK) == 0 ? xstrdup(o->sanitizer) : NULL;
+    const char *path = getenv("PATH");
+    char *copy = xstrdup(path ? path : ""), *save = NULL;
+    for (char *d = strtok_r(copy, ":", &save); d; d = strtok_r(NULL, ":", &save)) {
+        char *p = xasprintf("%s/compute-sanitizer", d);
+        if (access(p, X_OK) == 0) {
+            free(copy);
+            return p;
+        }
+        free(p);
+    }
+    free(copy);
+    const char *cuda = getenv("CUDA_HOME");
+    char *p = xasprintf("%s/bin/compute-sanitizer", cuda && *cuda ? cuda : "/usr/local/cuda");
+    if (access(p, X_OK) == 0)
+        return p;
+    free(p);
+    return NULL;
+}
+
+static void *san_thread(void *arg)
+{
+    struct san_job *s = arg;
+    run_sandboxed(&s->spec, &s->res);
+    return NULL;
+}
+
+/* Reads one tool's log into its sanitizer_run and the result's findings. */
+static void san_collect(struct job *j, struct sanitizer_run *sr, struct san_job *s)
+{
+    struct task_result *r = j->r;
+    const char *tool = sr->tool;
+    char *text = read_text_file(s->log, LOG_READ_MAX);
+    size_t room = r->n_findings < MAX_FINDINGS ? MAX_FINDINGS - r->n_findings : 0;
+    sr->n_findings = text ? parse_sanitizer_output(text, tool, j->root, r, room) : 0;
+    char tool_err[512] = "";
+    int tool_failed = text && sanitizer_tool_error(text, tool_err, sizeof tool_err);
+    free(text);
+    if (s->res.end == RUN_TIMED_OUT) {
+        sr->status = SANITIZER_TIMED_OUT;
+        set_str(&sr->note, "timed out: not counted against the task");
+    } else if (sr->n_findings > 0) {
+        sr->status = SANITIZER_FINDINGS;
+    } else if (s->res.end == RUN_EXITED && s->res.exit_status == 0) {
+        sr->status = SANITIZER_CLEAN;
+    } else if (s->res.end == RUN_EXITED && s->res.exit_status == 77) {
+        sr->status = SANITIZER_UNAVAILABLE;
+        set_str(&sr->note, "the program found no usable GPU under compute-sanitizer");
+    } else if (tool_failed) {
+        sr->status = SANITIZER_UNAVAILABLE;
+        set_str(&sr->note, tool_err);
+    } else {
+        char how[256];
+        run_describe(&s->spec, &s->res, how, sizeof how);
+        sr->status = s->res.end == RUN_EXITED && s->res.exit_status == 99 ? SANITIZER_FINDINGS
+                                                                           : SANITIZER_FAILED;
+        char *note = xasprintf("under %s: %s", tool, how);
+        set_str(&sr->note, note);
+        free(note);
+    }
+}
+
+/* The sanitizer fact, when some tool found an error; first_at: the first finding's index. */
+static void san_record_fact(struct job *j, size_t first_at)
+{
+    const struct task_result *r = j->r;
+    int clean = 1;
+    for (size_t k = 0; k < r->n_sanitizer_runs; k++)
+        clean &= r->sanitizer_runs[k].status != SANITIZER_FINDINGS;
+    if (clean)
+        return;
+    const struct sanitizer_finding *first = first_at != SIZE_MAX ? &r->findings[first_at] : NULL;
+    if (first && first->file[0])
+        job_fact(j, OUTCOME_SANITIZER, "%s: %s in %s at %s:%d", first->tool, first->kind,
+                 first->kernel[0] ? first->kernel : "a kernel", first->file, first->line);
+    else if (first)
+        job_fact(j, OUTCOME_SANITIZER, "%s: %s", first->tool, first->kind);
+    else
+        job_fact(j, OUTCOME_SANITIZER, "compute-sanitizer reported an error: see its log");
+}
+
+/* Every tool of the task at once, started right after the exercise's run so that they overlap
+ * the verification: each is its own process on a small case, so the step takes as long as the
+ * slowest tool, and mostly while the verifier works anyway. Nothing is recorded until
+ * san_finish; when the answer is wrong they are killed and forgotten. */
+void san_start(struct job *j)
+{
+    const struct case_result *small =
+        job_flagged_case(j->r, task_sanitize_case(j->t), CASE_FLAG_SMALL);
+    j->san_tool = find_sanitizer(j->o);
+    j->n_san = task_sanitizer_count(j->t);
+    j->san = xcalloc(j->n_san, sizeof *j->san);
+    if (!j->san_tool || !small)
+        return;
+    j->san_small = small->name;
+    char *tool_dir = xstrdup(j->san_tool);
+    *strrchr(tool_dir, '/') = 0;
+    sandbox_add_ro(&j->sb, tool_dir);
+    free(tool_dir);
+    for (size_t k = 0; k < j->n_san; k++) {
+        const char *tool = task_sanitizer(j->t, k);
+        struct san_job *s = &j->san[k];
+        char *name = xasprintf("sanitizer-%s.log", tool);
+        s->log = job_work_file(j, name);
+        free(name);
+        /* The exercise's options are those of its graded run (step_run), with a dump and a
+         * report of its own: nothing in them tells it that it runs under the tool. */
+        name = xasprintf("sanitizer-%s.dump", tool);
+        s->dump = job_work_file(j, name);
+        free(name);
+        name = xasprintf("sanitizer-%s.tap", tool);
+        s->report = job_work_file(j, name);
+        free(name);
+        char *const argv[] = {j->san_tool, "--tool", (char *)tool, "--error-exitcode", "99",
+                              "--print-limit", "50", j->ex_bin, "--seed", j->seed_arg,
+                              "--dump", s->dump, "--report", s->report,
+                              "--case", (char *)j->san_small, NULL};
+        memcpy(s->argv, argv, sizeof argv);
+        job_spec_student(j, &s->spec, s->argv, j->o->sanitize_timeout_s);
+        s->spec.stdout_path = s->spec.stderr_path = s->log;
+        s->spec.data_bytes = 0; /* the tool's own memory is not the student's */
+        s->spec.cancel = &j->san_cancel;
+        s->started = pthread_create(&s->thread, NULL, san_thread, s) == 0;
+        if (!s->started)
+            san_thread(s);
+    }
+}
+
+/* Waits for the tools; when keep, records their runs and findings. */
+void san_finish(struct job *j, int keep)
+{
+    struct task_result *r = j->r;
+    if (!keep || (j->o->cancel && *j->o->cancel))
+        j->san_cancel = 1;
+    size_t first_at = SIZE_MAX; /* an index: adding findings moves them */
+    for (size_t k = 0; k < j->n_san; k++) {
+        struct san_job *s = &j->san[k];
+        if (keep)
+            job_progress(j, GRADE_STEP_SANITIZE, task_sanitizer(j->t, k));
+        if (s->started)
+            pthread_join(s->thread, NULL);
+        if (keep) {
+            struct sanitizer_run *sr = result_add_sanitizer_run(r, task_sanitizer(j->t, k));
+            if (!s->log) {
+                sr->status = SANITIZER_UNAVAILABLE;
+                set_str(&sr->note, !j->san_tool ? "compute-sanitizer not found (PATH, "
+                                                  "CUDA_HOME/bin, /usr/local/cuda/bin): not run"
+                                                : "no small case to run it on");
+            } else {
+                set_str(&sr->log_path, s->log);
+                size_t before = r->n_findings;
+                san_collect(j, sr, s);
+                if (first_at == SIZE_MAX && r->n_findings > before)
+                    first_at = before;
+            }
+        }
+        free(s->log);
+        free(s->dump);
+        free(s->report);
+    }
+    free(j->san);
+    free(j->san_tool);
+    j->san = NULL;
+    j->san_tool = NULL;
+    if (keep)
+        san_record_fact(j, first_at);
+}

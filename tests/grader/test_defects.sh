@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# Defects a new user met, each checked here: a copy graded without --exbuild, a read-only or
+# shared course, Ctrl-C during --batch, a broken lesson.ini on a machine without a GPU, and
+# doctor on a machine without a driver.
+source "$(dirname "$0")/../lib.sh"
+source "$ROOT/tests/grader/common.sh"
+
+# ---- a copy of exercises/ without --exbuild is the copy's, not the course's own build
+course="$TEST_TMP/course"
+fixture_copy "$course" 01-basics 02-faults
+"$GRADER" --batch --root "$course" --no-sanitize wrong >/dev/null 2>&1
+copy="$TEST_TMP/copy"
+cp -r "$course/exercises" "$copy"
+cp "$course/solutions/01-basics/wrong.cu" "$copy/01-basics/wrong.cu"
+touch -d '2001-01-01' "$copy/01-basics/wrong.cu"   # older than the course's object
+own=$(sha256sum <"$course/build/exercises/01-basics/wrong")
+"$GRADER" --batch --root "$course" --no-sanitize --exercises "$copy" wrong --format json \
+  --output "$TEST_TMP/copy.json" 2>"$TEST_TMP/err"
+py_json "a copy holding the solution, graded without --exbuild, passes" '
+assert d["tasks"][0]["outcome"] == "passed", (d["tasks"][0]["outcome"], d["tasks"][0]["reason"])
+' "$TEST_TMP/copy.json"
+[ "$(sha256sum <"$course/build/exercises/01-basics/wrong")" = "$own" ] \
+  && ok "the course's own exercise binary is untouched" || bad "the copy was built into the course's build"
+
+# ---- Ctrl-C on --batch: the student's program dies with the grader, which exits 130
+hang_bin="[^ ]*/scratch/exercises/02-faults/hang"   # built into the grading's scratch
+"$GRADER" --batch --root "$course" --no-sanitize --timeout 60 hang >"$TEST_TMP/int.out" 2>&1 &
+gpid=$!
+for _ in $(seq 100); do pgrep -f "^$hang_bin( |$)" >/dev/null && break; sleep 0.1; done
+pgrep -f "^$hang_bin( |$)" >/dev/null && ok "the hanging exercise runs" || bad "the hanging exercise never started"
+kill -INT "$gpid"
+for _ in $(seq 100); do kill -0 "$gpid" 2>/dev/null || break; sleep 0.1; done
+if kill -0 "$gpid" 2>/dev/null; then bad "the grader still runs 10 s after SIGINT"; kill -KILL "$gpid"; fi
+wait "$gpid"; rc=$?
+[ $rc -eq 130 ] && ok "SIGINT: the grader exits 130" || bad "SIGINT: exit $rc, expected 130"
+sleep 0.5
+if pgrep -f "^$hang_bin( |$)" >/dev/null; then bad "the student's program survived the grader"; pkill -KILL -f "^$hang_bin"
+else ok "SIGINT: no process of the student's program is left"; fi
+
+# ---- a broken lesson.ini is exit 1 even when every graded task was skipped (no GPU)
+c2="$TEST_TMP/c2"
+fixture_copy "$c2" 02-faults 04-malformed
+expect_exit 1 "a broken lesson.ini and only skipped tasks" "$GRADER" --batch --root "$c2" --no-sanitize skip
+c3="$TEST_TMP/c3"
+fixture_copy "$c3" 02-faults
+expect_exit 77 "only skipped tasks and no broken lesson.ini" "$GRADER" --batch --root "$c3" --no-sanitize skip
+expect_grep 'every task was skipped' "$TEST_TMP/out" "all skipped: one line says so instead of a bare 0/0"
+
+# ---- doctor without a driver says so
+if [ ! -e /dev/nvidiactl ]; then
+  "$GRADER" doctor --root "$course" >"$TEST_TMP/doctor" 2>&1
+  expect_grep '^FAIL +driver / GPU +no NVIDIA driver / no GPU' "$TEST_TMP/doctor" \
+    "doctor: no /dev/nvidiactl is 'no NVIDIA driver / no GPU'"
+fi
+
+# ---- a read-only or shared course: never another run's leftovers, never "build failed"
+as_other() { # command...: as another user (root: nobody), else as this user
+  if [ "$(id -u)" -eq 0 ]; then setpriv --reuid=nobody --regid=nogroup --clear-groups -- "$@"
+  else "$@"; fi
+}
+ro="$TEST_TMP/ro"
+fixture_copy "$ro" 01-basics
+cp "$GRADER" "$TEST_TMP/grader"
+"$TEST_TMP/grader" --batch --root "$ro" --no-sanitize --no-state pass >/dev/null 2>&1
+if [ "$(id -u)" -ne 0 ]; then chmod -R a-w "$ro"; fi
+chmod 755 "$TEST_TMP"
+as_other "$TEST_TMP/grader" --batch --root "$ro" --no-sanitize --no-state pass --format json \
+  >"$TEST_TMP/left.json" 2>"$TEST_TMP/left.err"
+py_json "leftovers of another run: a grader error naming the directory, not their result" '
+t = d["tasks"][0]
+assert t["outcome"] == "not_run", (t["outcome"], t["reason"])
+assert t["reason"].startswith("grader error: cannot write ") and t["reason"].endswith(": Permission denied"), t["reason"]
+' "$TEST_TMP/left.json"
+chmod -R u+w "$ro"; rm -rf "$ro/build/grader"
+if [ "$(id -u)" -ne 0 ]; then chmod -R a-w "$ro"; fi
+as_other "$TEST_TMP/grader" --batch --root "$ro" --no-sanitize --no-state pass --format json \
+  >"$TEST_TMP/none.json" 2>/dev/null
+py_json "no leftovers, no write permission: a grader error, not a failed build" '
+t = d["tasks"][0]
+assert t["outcome"] == "not_run", (t["outcome"], t["reason"])
+assert "cannot write " in t["reason"] and "Permission denied" in t["reason"], t["reason"]
+' "$TEST_TMP/none.json"
+chmod -R u+w "$ro"; chmod 700 "$TEST_TMP"
+finish

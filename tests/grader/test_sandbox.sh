@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# The sandbox from the outside: where bwrap cannot make its namespaces, --batch grades with a
+# one-line warning, grader class refuses unless --no-sandbox, doctor fails its sandbox check.
+# Where it can, --batch grades without the warning and leaves no scratch directory behind.
+source "$(dirname "$0")/../lib.sh"
+source "$ROOT/tests/grader/common.sh"
+
+course="$TEST_TMP/course"
+fixture_copy "$course" 01-basics
+if "$GRADER" doctor --root "$course" | grep -q "^ok    sandbox"; then
+  "$GRADER" --batch --root "$course" --seed 5 --no-sanitize pass --format json \
+    --output "$TEST_TMP/ok.json" 2>"$TEST_TMP/ok.err"
+  ! grep -q "unsandboxed" "$TEST_TMP/ok.err" && ok "sandboxed: no warning" || bad "a warning with a sandbox"
+  py_json "sandboxed: the pass passes" 'assert d["tasks"][0]["outcome"] == "passed", d["tasks"][0]' \
+    "$TEST_TMP/ok.json"
+  [ ! -e "$course/build/grader/01-basics/pass/scratch" ] && [ ! -e "$course/build/exercises" ] &&
+    ok "sandboxed: no scratch and no exercise binary left" || bad "scratch or exercise binary left"
+  make -s -C "$course" build/exercises/01-basics/pass >/dev/null 2>&1
+  "$GRADER" --batch --root "$course" --seed 5 --no-sanitize --no-build pass --format json \
+    --output "$TEST_TMP/nb.json" 2>/dev/null
+  py_json "sandboxed --no-build: the binary make left is graded" \
+    'assert d["tasks"][0]["outcome"] == "passed", d["tasks"][0]' "$TEST_TMP/nb.json"
+else
+  echo "note: no sandbox here; only the fallback is checked"
+fi
+
+# A bwrap that cannot make namespaces, first on PATH.
+mkdir -p "$TEST_TMP/bin"
+printf '#!/bin/sh\necho "bwrap: No permissions to create new namespace" >&2\nexit 1\n' >"$TEST_TMP/bin/bwrap"
+chmod +x "$TEST_TMP/bin/bwrap"
+export PATH="$TEST_TMP/bin:$PATH"
+
+"$GRADER" --batch --root "$course" --seed 5 --no-sanitize pass --format json \
+  --output "$TEST_TMP/fb.json" 2>"$TEST_TMP/fb.err"
+[ "$(grep -c "unsandboxed" "$TEST_TMP/fb.err")" -eq 1 ] &&
+  ok "no namespaces: one warning line" || bad "no warning line: $(cat "$TEST_TMP/fb.err")"
+expect_grep "No permissions to create new namespace" "$TEST_TMP/fb.err" "the warning says why"
+py_json "no namespaces: graded anyway" 'assert d["tasks"][0]["outcome"] == "passed", d["tasks"][0]' \
+  "$TEST_TMP/fb.json"
+
+mkdir -p "$TEST_TMP/class/alice"
+expect_exit 1 "class refuses without a sandbox" "$GRADER" class "$TEST_TMP/class" --course "$course"
+expect_grep "refusing to grade.*--no-sandbox" "$TEST_TMP/out" "the refusal names --no-sandbox"
+"$GRADER" class "$TEST_TMP/class" --course "$course" --no-sandbox --no-sanitize \
+  --work "$TEST_TMP/work" >"$TEST_TMP/out" 2>&1
+! grep -q "refusing" "$TEST_TMP/out" && ok "--no-sandbox grades anyway" || bad "--no-sandbox refused"
+"$GRADER" doctor --root "$course" >"$TEST_TMP/doc" 2>&1
+expect_grep "^FAIL  sandbox .*unsandboxed" "$TEST_TMP/doc" "doctor fails its sandbox check"
+finish

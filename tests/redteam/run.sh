@@ -1,0 +1,121 @@
+#!/usr/bin/env bash
+# The red-team suite: every case of tests/redteam/cases/NAME/ graded by the real grader against
+# the real course, as a student's copy of exercises/ with the case's file put in.
+#   tests/redteam/run.sh [NAME...]       default: every case
+# A case folder holds case.conf (key = value lines) and TASK.cu, the student's file:
+#   task = LESSON/TASK        a task of the course
+#   expect = KEY[|KEY...]     outcome keys of grader/engine/outcome.h
+#   needs = gpu | none        none: decided before anything runs on a GPU (CI runs it)
+#   why = one line
+#   absent = TEXT             optional: the build log must not contain TEXT
+#   reason = TEXT             optional: the report's reason must contain TEXT
+#   build_timeout = S         optional: the grader's --build-timeout (default 120)
+# In TASK.cu, @ROOT@ becomes the course root and @HOME@ the grader's HOME, so that a case can
+# aim at the real files. A case fails when its outcome is not an expected one, the grader dies,
+# a file outside the scratch changes (course tree, solutions, build/solutions, .grader, HOME by
+# content hash), or a process carrying the case's marker (in its command line or environment)
+# is alive after the grading. Exit 0 all passed, 1 some failed, 77 every case skipped.
+set -u
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+GRADER=$ROOT/build/grader/grader
+CASES=${REDTEAM_CASES:-$ROOT/tests/redteam/cases}
+RUN_TIMEOUT=${REDTEAM_TIMEOUT:-5}
+[ -x "$GRADER" ] || { echo "FAIL: $GRADER is not built (make build/grader/grader)"; exit 1; }
+command -v python3 >/dev/null || { echo "FAIL: python3 is needed to read the reports"; exit 1; }
+have_gpu=0
+command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L >/dev/null 2>&1 && have_gpu=1
+cuda=${CUDA_HOME:-/usr/local/cuda}
+if [ ! -x "$cuda/bin/nvcc" ]; then echo "SKIP: no nvcc at $cuda/bin: the course cannot be built"; exit 77; fi
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/redteam.XXXXXX")
+trap 'rm -rf "$TMP"' EXIT
+
+conf() { # FILE KEY: the value, or ""
+  sed -n "s/^$2[[:space:]]*=[[:space:]]*//p" "$1" | head -n 1
+}
+
+# One hash over what student code must never change: the course (its build but for the
+# grader's own logs), saved progress, and HOME (two levels, caches aside).
+watched_sum() {
+  {
+    (cd "$ROOT" && find . \( -path ./build/grader -o -path ./build/tests -o -path ./.git \) -prune \
+      -o -type f -print0 | sort -z | xargs -0 sha256sum)
+    (cd "$HOME" 2>/dev/null && find . -maxdepth 2 \( -name .cache -prune \) -o -type f -print0 |
+      grep -zv "^./${ROOT#"$HOME"/}" | sort -z | xargs -0 -r sha256sum 2>/dev/null)
+  } | sha256sum | cut -c1-16
+}
+
+# Processes whose command line or environment carries the marker.
+marked_procs() {
+  local p n=0
+  for p in /proc/[0-9]*; do
+    [ "$p" = "/proc/$$" ] && continue
+    if grep -qsF -- "$1" "$p/cmdline" "$p/environ" 2>/dev/null; then n=$((n + 1)); fi
+  done
+  echo $n
+}
+
+# grade_case NAME: one table row; returns 0 pass, 1 fail, 77 skip
+grade_case() {
+  local name=$1 dir=$CASES/$1 c=$CASES/$1/case.conf
+  local task expect needs absent btime reason
+  task=$(conf "$c" task); expect=$(conf "$c" expect); needs=$(conf "$c" needs)
+  absent=$(conf "$c" absent); btime=$(conf "$c" build_timeout); reason=$(conf "$c" reason)
+  if [ -z "$task" ] || [ -z "$expect" ] || [ ! -f "$dir/$(basename "$task").cu" ]; then
+    printf '%-22s %-28s %-14s %s\n' "$name" "?" "bad case" "case.conf needs task and expect, and TASK.cu"
+    return 1
+  fi
+  if [ "$needs" = gpu ] && [ $have_gpu = 0 ]; then
+    printf '%-22s SKIP (needs a GPU)\n' "$name"; return 77
+  fi
+  local work=$TMP/rt-$name copy=$TMP/rt-$name/exercises
+  mkdir -p "$work"
+  cp -r "$ROOT/exercises" "$copy"
+  sed -e "s|@ROOT@|$ROOT|g" -e "s|@HOME@|$HOME|g" "$dir/$(basename "$task").cu" >"$copy/$task.cu"
+  # the trusted part first, so that the hash sees the build the grading will find
+  make -C "$ROOT" --no-print-directory -s "build/solutions/$task" >"$work/course-build.log" 2>&1 ||
+    { printf '%-22s the course does not build: see %s\n' "$name" "$work/course-build.log"; return 1; }
+  local before after rc got left problems=""
+  before=$(watched_sum)
+  REDTEAM_MARKER="$work" timeout 1200 "$GRADER" --batch "$task" --root "$ROOT" \
+    --exercises "$copy" --exbuild "$work/exbuild" --format json --output "$work/report.json" \
+    --no-state --timeout "$RUN_TIMEOUT" --build-timeout "${btime:-120}" 2>"$work/stderr"
+  rc=$?
+  sleep 1
+  after=$(watched_sum)
+  left=$(marked_procs "$work")
+  got=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["tasks"][0]["outcome"])' \
+        "$work/report.json" 2>/dev/null || echo "none")
+  if [ -n "$reason" ] && ! python3 -c 'import json,sys
+sys.exit(sys.argv[2] not in json.load(open(sys.argv[1]))["tasks"][0]["reason"])' \
+      "$work/report.json" "$reason" 2>/dev/null; then
+    problems+=" the reason lacks '$reason';"
+  fi
+  case $rc in 0|1|77) ;; *) problems+=" grader exit $rc;" ;; esac
+  [[ "|$expect|" == *"|$got|"* ]] || problems+=" outcome $got;"
+  [ "$before" = "$after" ] || problems+=" files changed;"
+  [ "$left" -eq 0 ] || problems+=" $left process(es) left;"
+  if [ -n "$absent" ] && grep -rqsF -- "$absent" "$work/exbuild" "$work/stderr" "$work/report.json"; then
+    problems+=" the logs hold '$absent';"
+  fi
+  if find "$work/exbuild" -type d -name scratch 2>/dev/null | grep -q .; then problems+=" scratch left;"; fi
+  printf '%-22s %-28s %-14s %-8s %-6s %s\n' "$name" "$expect" "$got" \
+    "$([ "$before" = "$after" ] && echo none || echo CHANGED)" "$left" "${problems:-ok}"
+  [ -z "$problems" ] || { sed 's/^/    | /' "$work/stderr" | tail -n 5; return 1; }
+  rm -rf "$work"
+  return 0
+}
+
+names=("$@")
+if [ ${#names[@]} -eq 0 ]; then
+  for d in "$CASES"/*/; do [ -f "$d/case.conf" ] && names+=("$(basename "$d")"); done
+fi
+printf '%-22s %-28s %-14s %-8s %-6s %s\n' case expected got changed procs verdict
+pass=0 fail=0 skip=0
+for n in "${names[@]}"; do
+  grade_case "$n"
+  case $? in 0) pass=$((pass + 1)) ;; 77) skip=$((skip + 1)) ;; *) fail=$((fail + 1)) ;; esac
+done
+echo "red team: $pass passed, $fail failed, $skip skipped"
+[ $fail -gt 0 ] && exit 1
+[ $pass -eq 0 ] && [ $skip -gt 0 ] && { echo "SKIP: every case needs a GPU"; exit 77; }
+exit 0

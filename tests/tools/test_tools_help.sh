@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# Every tools/*.sh answers --help and -h with a usage line and exit 0, and does nothing else:
+# the commands a script could run (apt-get, make, nvcc, nvidia-smi, the demos...) are stubs
+# here that record being called.
+source "$(dirname "$0")/../lib.sh"
+
+stubs="$TEST_TMP/stubs"
+mkdir -p "$stubs"
+for cmd in apt-get sudo make nvcc nvidia-smi gnuplot ncu nsys compute-sanitizer git gcc cc; do
+  printf '#!/bin/sh\necho "%s $*" >>"%s/called"\nexit 0\n' "$cmd" "$TEST_TMP" >"$stubs/$cmd"
+  chmod +x "$stubs/$cmd"
+done
+n=0
+for script in "$ROOT"/tools/*.sh; do
+  name=tools/${script##*/}
+  for flag in --help -h; do
+    n=$((n + 1))
+    rm -f "$TEST_TMP/called"
+    before=$(find "$ROOT/build" -newer "$TEST_TMP/stubs" 2>/dev/null | wc -l)
+    PATH="$stubs:$PATH" CUDA_HOME="$stubs" NCU="$stubs/ncu" SAN="$stubs/compute-sanitizer" \
+      bash "$script" "$flag" >"$TEST_TMP/out" 2>&1
+    rc=$?
+    after=$(find "$ROOT/build" -newer "$TEST_TMP/stubs" 2>/dev/null | wc -l)
+    if [ $rc -eq 0 ] && head -n 1 "$TEST_TMP/out" | grep -q "^usage: $name" && [ ! -e "$TEST_TMP/called" ] \
+       && [ "$before" = "$after" ]; then
+      ok "$name $flag: a usage line, exit 0, nothing run"
+    else
+      bad "$name $flag: exit $rc, ran: $(cat "$TEST_TMP/called" 2>/dev/null | tr '\n' ';')"
+      sed 's/^/    /' "$TEST_TMP/out" | head -5
+    fi
+  done
+done
+[ $n -gt 0 ] || bad "no tools/*.sh found"
+
+# make deps installs no system service: Slurm and munge are the class Slurm test's alone.
+if grep -nE 'slurm|munge' "$ROOT/tools/install-deps.sh" | grep -v '^[0-9]*:#' >"$TEST_TMP/slurm"; then
+  bad "tools/install-deps.sh installs Slurm or munge"; cat "$TEST_TMP/slurm"
+else ok "tools/install-deps.sh never installs Slurm or munge"; fi
+
+# make bench and make check-lab exit 77 when everything was skipped (no GPU)
+fake="$TEST_TMP/fake"
+mkdir -p "$fake/tools" "$fake/build/lessons/01-x" "$fake/exercises/01-x" "$fake/solutions/01-x" \
+  "$fake/build/exercises/01-x" "$fake/build/solutions/01-x"
+cp "$ROOT/tools/bench.sh" "$ROOT/tools/check-lab.sh" "$fake/tools/"
+printf '#!/bin/sh\necho "SKIP: no CUDA device"\nexit 77\n' >"$fake/build/lessons/01-x/demo"
+chmod +x "$fake/build/lessons/01-x/demo"
+expect_exit 77 "bench.sh: every demo skipped" bash "$fake/tools/bench.sh" 01-x
+printf '// TODO: write it\n' >"$fake/exercises/01-x/t.cu"
+printf '// done\n' >"$fake/solutions/01-x/t.cu"
+printf '#!/bin/sh\nexit 0\n' | tee "$fake/build/exercises/01-x/t" >"$fake/build/solutions/01-x/t"
+chmod +x "$fake/build/exercises/01-x/t" "$fake/build/solutions/01-x/t"
+printf '#!/bin/sh\nexit 1\n' >"$stubs/nvidia-smi"
+PATH="$stubs:$PATH" expect_exit 77 "check-lab.sh: the GPU half skipped" bash "$fake/tools/check-lab.sh" 01-x/t
+finish

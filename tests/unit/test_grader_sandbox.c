@@ -1,0 +1,236 @@
+/* Unit tests of the sandbox (grader/engine/sandbox.c) through the runner: what a child can
+ * see, write, inherit and leave behind. The sandboxed ones skip where bwrap cannot run. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "parse.h"
+#include "runner.h"
+#include "sandbox.h"
+#include "util.h"
+
+struct fixture {
+    char dir[64];           /* a course-like tree: lessons/ visible, solutions/ not */
+    char *scratch, *out;
+    struct sandbox sb;
+};
+
+static void write_file(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+static int setup(void **state)
+{
+    struct fixture *f = xcalloc(1, sizeof *f);
+    strcpy(f->dir, "/tmp/grader-sandbox-XXXXXX");
+    assert_non_null(mkdtemp(f->dir));
+    char *p = xasprintf("%s/lessons", f->dir);
+    mkdir(p, 0755);
+    free(p);
+    p = xasprintf("%s/solutions", f->dir);
+    mkdir(p, 0755);
+    free(p);
+    p = xasprintf("%s/lessons/contract.h", f->dir);
+    write_file(p, "contract\n");
+    free(p);
+    p = xasprintf("%s/solutions/answer.cu", f->dir);
+    write_file(p, "answer\n");
+    free(p);
+    f->scratch = xasprintf("%s/scratch", f->dir);
+    mkdir(f->scratch, 0755);
+    f->out = xasprintf("%s/out.txt", f->dir);
+    sandbox_init(&f->sb, f->scratch);
+    p = xasprintf("%s/lessons", f->dir);
+    sandbox_add_ro(&f->sb, p);
+    free(p);
+    *state = f;
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    struct fixture *f = *state;
+    char *cmd = xasprintf("rm -rf '%s'", f->dir);
+    assert_int_equal(system(cmd), 0);
+    free(cmd);
+    sandbox_free(&f->sb);
+    free(f->scratch);
+    free(f->out);
+    free(f);
+    return 0;
+}
+
+/* Runs sh -c script (in the sandbox when sb), its output to f->out; returns what it printed. */
+static char *run_sh(struct fixture *f, const struct sandbox *sb, const char *script,
+                    struct run_result *r)
+{
+    char *argv[] = {"/bin/sh", "-c", (char *)script, NULL};
+    struct run_spec s = {.argv = argv, .stdout_path = f->out, .stderr_path = f->out,
+                         .wall_s = 20, .max_procs = 16, .sandbox = sb};
+    assert_int_equal(run_sandboxed(&s, r), 0);
+    FILE *in = fopen(f->out, "r");
+    assert_non_null(in);
+    char *buf = xcalloc(8192, 1);
+    size_t n = fread(buf, 1, 8191, in);
+    buf[n] = 0;
+    fclose(in);
+    return buf;
+}
+
+static void skip_without_sandbox(void)
+{
+    if (sandbox_unavailable()) {
+        fprintf(stderr, "SKIP %s\n", sandbox_unavailable());
+        skip();
+    }
+}
+
+static void no_descriptor_but_0_1_2(struct fixture *f, const struct sandbox *sb)
+{
+    int leak = open("/dev/null", O_RDONLY); /* not close-on-exec: the child must not get it */
+    assert_true(leak > 2);
+    struct run_result r;
+    char *text = run_sh(f, sb, "exec ls /proc/self/fd", &r);
+    close(leak);
+    assert_int_equal(r.end, RUN_EXITED);
+    /* 3 is ls's own: the directory it lists */
+    assert_string_equal(text, "0\n1\n2\n3\n");
+    free(text);
+}
+
+static void unsandboxed_child_inherits_no_descriptor(void **state)
+{
+    no_descriptor_but_0_1_2(*state, NULL);
+}
+
+static void sandboxed_child_inherits_no_descriptor(void **state)
+{
+    skip_without_sandbox();
+    struct fixture *f = *state;
+    no_descriptor_but_0_1_2(f, &f->sb);
+}
+
+static void writes_only_to_its_scratch(void **state)
+{
+    skip_without_sandbox();
+    struct fixture *f = *state;
+    struct run_result r;
+    char *script = xasprintf("echo ok > scratch-file && cat %s/lessons/contract.h && "
+                             "echo no > %s/lessons/contract.h; echo no > %s/new; "
+                             "echo no > /tmp-outside; pwd", f->dir, f->dir, f->dir);
+    char *text = run_sh(f, &f->sb, script, &r);
+    free(script);
+    assert_int_equal(r.end, RUN_EXITED);
+    assert_non_null(strstr(text, "contract"));      /* it can read what it is given */
+    assert_non_null(strstr(text, f->scratch));      /* and starts in its scratch */
+    free(text);
+    char *p = xasprintf("%s/lessons/contract.h", f->dir);
+    char *got = read_text_file(p, 100);
+    assert_string_equal(got, "contract\n");
+    free(got);
+    free(p);
+    p = xasprintf("%s/new", f->dir);
+    assert_int_not_equal(access(p, F_OK), 0);
+    free(p);
+    p = xasprintf("%s/scratch-file", f->scratch);
+    assert_int_equal(access(p, F_OK), 0);
+    free(p);
+}
+
+static void sees_neither_solutions_nor_secrets(void **state)
+{
+    skip_without_sandbox();
+    struct fixture *f = *state;
+    struct run_result r;
+    setenv("GRADER_TEST_SECRET", "hunter2", 1);
+    char *script = xasprintf("ls %s/solutions 2>&1; cat /etc/passwd 2>&1; env; ls -d $HOME",
+                             f->dir);
+    char *text = run_sh(f, &f->sb, script, &r);
+    free(script);
+    unsetenv("GRADER_TEST_SECRET");
+    assert_null(strstr(text, "answer"));
+    assert_null(strstr(text, "root:"));
+    assert_null(strstr(text, "hunter2"));
+    assert_non_null(strstr(text, "LANG=C"));
+    free(text);
+}
+
+/* Processes whose command line holds marker. */
+static int count_marked(const char *marker)
+{
+    DIR *d = opendir("/proc");
+    int n = 0;
+    struct dirent *e;
+    while (d && (e = readdir(d))) {
+        char *p = xasprintf("/proc/%s/cmdline", e->d_name);
+        FILE *in = fopen(p, "r");
+        free(p);
+        char buf[512] = "";
+        size_t got = in ? fread(buf, 1, sizeof buf - 1, in) : 0;
+        if (in)
+            fclose(in);
+        for (size_t i = 0; i < got; i++)
+            buf[i] = buf[i] ? buf[i] : ' ';
+        n += got && strstr(buf, marker) != NULL;
+    }
+    if (d)
+        closedir(d);
+    return n;
+}
+
+static void leaves_no_process_behind(void **state)
+{
+    skip_without_sandbox();
+    struct fixture *f = *state;
+    struct run_result r;
+    /* setsid: a new session and group, out of reach of a group kill */
+    char *text = run_sh(f, &f->sb, "setsid sleep 271.828 & sleep 0.2; echo started", &r);
+    assert_non_null(strstr(text, "started"));
+    free(text);
+    int left = 1;
+    for (int i = 0; i < 40 && left; i++) {
+        left = count_marked("271.828");
+        nanosleep(&(struct timespec){0, 50000000L}, NULL);
+    }
+    assert_int_equal(left, 0);
+}
+
+static void disk_bound_stops_a_writer(void **state)
+{
+    skip_without_sandbox();
+    struct fixture *f = *state;
+    char *argv[] = {"/bin/sh", "-c", "while :; do head -c 1048576 /dev/zero >> big; done", NULL};
+    struct run_spec s = {.argv = argv, .wall_s = 20, .sandbox = &f->sb, .disk_dir = f->scratch,
+                         .disk_bytes = 8u << 20};
+    struct run_result r;
+    run_sandboxed(&s, &r);
+    assert_int_equal(r.end, RUN_DISK_FULL);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(unsandboxed_child_inherits_no_descriptor, setup, teardown),
+        cmocka_unit_test_setup_teardown(sandboxed_child_inherits_no_descriptor, setup, teardown),
+        cmocka_unit_test_setup_teardown(writes_only_to_its_scratch, setup, teardown),
+        cmocka_unit_test_setup_teardown(sees_neither_solutions_nor_secrets, setup, teardown),
+        cmocka_unit_test_setup_teardown(leaves_no_process_behind, setup, teardown),
+        cmocka_unit_test_setup_teardown(disk_bound_stops_a_writer, setup, teardown),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

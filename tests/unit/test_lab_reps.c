@@ -1,0 +1,77 @@
+// The repetitions of a graded call: each one's seed, which are checked, and the lab's malloc.
+#include "cmocka_all.h"
+#include "lab.h"
+
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static void rep_zero_keeps_the_seed_and_others_differ(void **state)
+{
+    (void)state;
+    assert_true(lab_rep_seed(42, 0) == 42);
+    uint64_t seen[8];
+    for (int r = 0; r < 8; r++) {
+        seen[r] = lab_rep_seed(42, r);
+        for (int q = 0; q < r; q++)
+            assert_true(seen[q] != seen[r]);
+        assert_true(lab_rep_seed(42, r) == seen[r]); // deterministic: the verifier redraws it
+        assert_true(r == 0 || lab_rep_seed(43, r) != seen[r]);
+    }
+}
+
+static void picks_are_distinct_sorted_in_range(void **state)
+{
+    (void)state;
+    int out[4], hits[5] = {0};
+    for (int round = 0; round < 400; round++) {
+        int n = lab_pick_reps(5, 2, out);
+        assert_int_equal(n, 2);
+        assert_true(out[0] >= 0 && out[0] < out[1] && out[1] < 5);
+        hits[out[0]]++;
+        hits[out[1]]++;
+    }
+    for (int r = 0; r < 5; r++) // each rep is picked 160 times on average: none is never picked
+        assert_true(hits[r] > 40);
+    assert_int_equal(lab_pick_reps(1, 2, out), 1);
+    assert_int_equal(out[0], 0);
+    assert_int_equal(lab_pick_reps(0, 2, out), 0);
+}
+
+static void out_of_memory_says_so_and_aborts(void **state)
+{
+    (void)state;
+    int fds[2];
+    assert_int_equal(pipe(fds), 0);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        dup2(fds[1], 2);
+        lab_xmalloc((size_t)-1 / 2);
+        _exit(0);
+    }
+    close(fds[1]);
+    char buf[256] = "";
+    ssize_t got = read(fds[0], buf, sizeof buf - 1);
+    close(fds[0]);
+    int status;
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    assert_true(got > 0);
+    assert_non_null(strstr(buf, "error: out of host memory"));
+    assert_true(WIFSIGNALED(status) && WTERMSIG(status) == SIGABRT); // a crash, not exit 3
+    void *p = lab_xcalloc(4, 8);
+    assert_memory_equal(p, (char[32]){0}, 32);
+    free(p);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(rep_zero_keeps_the_seed_and_others_differ),
+        cmocka_unit_test(picks_are_distinct_sorted_in_range),
+        cmocka_unit_test(out_of_memory_says_so_and_aborts),
+    };
+    return cmocka_run_group_tests_name("lab repetitions", tests, NULL, NULL);
+}
