@@ -269,20 +269,9 @@ static int resolve_copy(struct cli *cl, const char *root, struct grader_opts *o)
  * process group) and the grader exits 130. */
 static volatile sig_atomic_t interrupted;
 
-static void on_interrupt(int sig)
-{
-    (void)sig;
-    interrupted = 1;
-}
-
 static void catch_interrupts(struct grader_opts *o)
 {
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_interrupt;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
+    catch_stop_signals(&interrupted);
     o->grade.cancel = &interrupted;
 }
 

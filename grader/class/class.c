@@ -31,6 +31,16 @@ void class_run_free(struct class_run *cr)
         free(cr->paths[i]);
 }
 
+int class_start(int argc, char **argv, int collect, struct class_run *cr)
+{
+    memset(cr, 0, sizeof *cr);
+    int rc = class_parse_args(argc, argv, &cr->o, collect);
+    if (rc != 0)
+        return rc == 1 ? 0 : 2;
+    catch_stop_signals(&class_cancel);
+    return -1;
+}
+
 /* Loads the course and the class, and hashes every student against `key`. 0 or exit status. */
 int class_setup(struct class_run *cr)
 {
@@ -57,16 +67,14 @@ int class_setup(struct class_run *cr)
 int class_main(int argc, char **argv)
 {
     struct class_run cr;
-    memset(&cr, 0, sizeof cr);
-    int rc = class_parse_args(argc, argv, &cr.o, 0);
-    if (rc != 0)
-        return rc == 1 ? 0 : 2;
+    int rc = class_start(argc, argv, 0, &cr);
+    if (rc >= 0)
+        return rc;
     if (sandbox_unavailable() && !cr.o.no_sandbox) {
         fprintf(stderr, "grader class: refusing to grade: %s (--no-sandbox grades anyway)\n",
                 sandbox_unavailable());
         return 1;
     }
-    class_install_signals();
     rc = class_setup(&cr);
     if (rc != 0)
         goto out;

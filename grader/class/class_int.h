@@ -52,8 +52,7 @@ struct class_opts {
 
 /* Set by SIGINT / SIGTERM (Slurm's time limit): the engine kills the running child and the
  * student is left ungraded instead of half-graded. */
-extern volatile sig_atomic_t class_cancel;
-void class_install_signals(void);
+extern volatile sig_atomic_t class_cancel;   /* set by catch_stop_signals (util.h) */
 
 /* ---------------------------------------------------------------- cli.c */
 /* 0: parsed; 2: usage error (one line printed); 1: --help printed. */
@@ -82,6 +81,9 @@ struct class_run {
     char **hashes;             /* per roster entry */
     char key[HASH_HEX_LEN + 1];
 };
+/* Parses the command line into a zeroed run (collect: `grader collect`'s options) and catches
+ * SIGINT and SIGTERM into class_cancel. -1 to go on, else the exit status. */
+int class_start(int argc, char **argv, int collect, struct class_run *cr);
 /* Loads the course and the class. 0 or an exit status (message printed). */
 int class_setup(struct class_run *cr);
 void class_run_free(struct class_run *cr);

@@ -88,12 +88,15 @@ enum {
     O_MEM, O_CPUS, O_GRES, O_PARTITION, O_ACCOUNT, O_SBATCH_ARG
 };
 
-/* collect takes the first three (and --help); class takes them all */
+/* collect takes these; class takes them all */
+#define COLLECT_OPTIONS                                   \
+    { "course", required_argument, NULL, O_COURSE },     \
+    { "wait", no_argument, NULL, O_WAIT },               \
+    { "interval", required_argument, NULL, O_INTERVAL }, \
+    { "help", no_argument, NULL, 'h' }
+
 static const struct option class_options[] = {
-    { "course", required_argument, NULL, O_COURSE },
-    { "wait", no_argument, NULL, O_WAIT },
-    { "interval", required_argument, NULL, O_INTERVAL },
-    { "help", no_argument, NULL, 'h' },
+    COLLECT_OPTIONS,
     { "build", required_argument, NULL, O_BUILD },
     { "work", required_argument, NULL, O_WORK },
     { "gpus", required_argument, NULL, O_GPUS },
@@ -123,10 +126,7 @@ static const struct option class_options[] = {
     { NULL, 0, NULL, 0 },
 };
 static const struct option collect_options[] = {
-    { "course", required_argument, NULL, O_COURSE },
-    { "wait", no_argument, NULL, O_WAIT },
-    { "interval", required_argument, NULL, O_INTERVAL },
-    { "help", no_argument, NULL, 'h' },
+    COLLECT_OPTIONS,
     { NULL, 0, NULL, 0 },
 };
 

@@ -134,11 +134,9 @@ int wait_and_collect(struct class_run *cr, const struct job_record *j)
 int collect_main(int argc, char **argv)
 {
     struct class_run cr;
-    memset(&cr, 0, sizeof cr);
-    int rc = class_parse_args(argc, argv, &cr.o, 1);
-    if (rc != 0)
-        return rc == 1 ? 0 : 2;
-    class_install_signals();
+    int rc = class_start(argc, argv, 1, &cr);
+    if (rc >= 0)
+        return rc;
     struct job_record j;
     char err[512], *stored_root = NULL;
     int have_job = job_read(cr.o.dir, &j, &stored_root, err, sizeof err) == 0;

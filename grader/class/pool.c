@@ -15,22 +15,6 @@
 
 volatile sig_atomic_t class_cancel;
 
-static void on_signal(int sig)
-{
-    (void)sig;
-    class_cancel = 1;
-}
-
-void class_install_signals(void)
-{
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_signal;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
-}
-
 void print_done(const struct class_opts *o, const char *name, size_t k, size_t n, int gpu,
                 double secs)
 {

@@ -25,8 +25,8 @@ struct slurm_opts {
 void slurm_opts_init(struct slurm_opts *o);
 
 /* Appends s to the buffer as one shell word (single-quoted where needed). */
-struct wbuf;
-void slurm_shell_word(struct wbuf *b, const char *s);
+struct strbuf;
+void slurm_shell_word(struct strbuf *b, const char *s);
 
 /* The batch script (malloc'd): #SBATCH lines for an array of n_array tasks, logs in log_dir
  * as <job>_<index>.out, and a body that runs `argv[0] argv[1] ...` from `chdir`. */

@@ -13,7 +13,6 @@
 #include <cjson/cJSON.h>
 
 #include "class_int.h"
-#include "writer.h"
 
 static char *slurm_dir(const char *class_dir)
 {
@@ -34,7 +33,7 @@ static int job_write(const char *class_dir, const struct job_record *j, const ch
     char *text = cJSON_Print(o);
     cJSON_Delete(o);
     char *dir = slurm_dir(class_dir), *path = dir ? path_join(dir, "job.json") : NULL;
-    int rc = text && path ? file_write_atomic(path, text, strlen(text)) : -1;
+    int rc = text && path ? write_atomic(path, text, strlen(text)) : -1;
     free(text);
     free(dir);
     free(path);
@@ -47,7 +46,7 @@ int job_read(const char *class_dir, struct job_record *j, char **root, char *err
 {
     memset(j, 0, sizeof *j);
     char *dir = slurm_dir(class_dir), *path = dir ? path_join(dir, "job.json") : NULL;
-    char *text = path ? file_read(path, NULL) : NULL;
+    char *text = path ? read_text_file(path, (size_t)16 << 20) : NULL;
     int rc = -1;
     cJSON *o = text ? cJSON_Parse(text) : NULL;
     const cJSON *id = cJSON_GetObjectItemCaseSensitive(o, "job");
@@ -196,7 +195,7 @@ int submit(struct class_run *cr, const size_t *todo, size_t n_todo)
         rc = 2;
         goto out;
     }
-    int wrote = file_write_atomic(script_path, script, strlen(script));
+    int wrote = write_atomic(script_path, script, strlen(script));
     free(script);
     if (wrote != 0 || chmod(script_path, 0755) != 0) {
         fprintf(stderr, "grader class: cannot write %s: %s\n", script_path, strerror(errno));

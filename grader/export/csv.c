@@ -6,20 +6,20 @@
 #include "gradebook.h"
 #include "util.h"
 
-static void cell(struct wbuf *b, const char *s, const char *after)
+static void cell(struct strbuf *b, const char *s, const char *after)
 {
     wb_csv(b, s);
-    wb_puts(b, after);
+    sb_puts(b, after);
 }
 
-static void cell_num(struct wbuf *b, const char *fmt, double v, int known, const char *after)
+static void cell_num(struct strbuf *b, const char *fmt, double v, int known, const char *after)
 {
     if (known)
-        wb_printf(b, fmt, v);
-    wb_puts(b, after);
+        sb_printf(b, fmt, v);
+    sb_puts(b, after);
 }
 
-static void csv_task(const struct task *t, struct wbuf *b)
+static void csv_task(const struct task *t, struct strbuf *b)
 {
     const struct task_result *r = task_result(t);
     cell(b, task_id(t), ",");
@@ -33,22 +33,22 @@ static void csv_task(const struct task *t, struct wbuf *b)
     cell_num(b, "%.4f", r ? result_speed_ratio(r) : 0, r && result_speed_measured(r), ",");
     cell_num(b, "%g", r ? result_speed_threshold(r) : task_speed_threshold(t), 1, ",");
     if (r)
-        wb_printf(b, "%llu", (unsigned long long)result_seed(r));
-    wb_puts(b, ",");
+        sb_printf(b, "%llu", (unsigned long long)result_seed(r));
+    sb_puts(b, ",");
     cell_num(b, "%.3f", r ? result_duration_s(r) : 0, r != NULL, ",");
     cell(b, r ? result_reason(r) : "", "\r\n");
 }
 
-void csv_course(const struct course *c, int only_graded, struct wbuf *b)
+void csv_course(const struct course *c, int only_graded, struct strbuf *b)
 {
-    wb_puts(b, "task,lesson,title,outcome,score,max_score,cases_passed,cases,speed_ratio,"
+    sb_puts(b, "task,lesson,title,outcome,score,max_score,cases_passed,cases,speed_ratio,"
                "speed_threshold,seed,duration_s,reason\r\n");
     for (size_t i = 0; i < course_task_count(c); i++)
         if (report_included(course_task(c, i), only_graded))
             csv_task(course_task(c, i), b);
 }
 
-static void book_row(const struct gb_book *bk, size_t i, struct wbuf *b)
+static void book_row(const struct gb_book *bk, size_t i, struct strbuf *b)
 {
     const struct gb_row *r = &bk->rows[i];
     cell(b, r->name, ",");
@@ -57,26 +57,26 @@ static void book_row(const struct gb_book *bk, size_t i, struct wbuf *b)
     cell_num(b, "%g", gb_row_max(bk, i), 1, "");
     for (size_t c = 0; c < bk->n_cols; c++) {
         const struct gb_task *t = gb_cell(bk, i, c);
-        wb_puts(b, ",");
+        sb_puts(b, ",");
         cell_num(b, "%g", t ? t->score : 0, r->graded, ",");
         if (r->graded)
             wb_csv(b, t ? t->outcome : GB_NOT_SUBMITTED);
     }
-    wb_puts(b, "\r\n");
+    sb_puts(b, "\r\n");
 }
 
 char *gb_book_csv(const struct gb_book *bk)
 {
-    struct wbuf b = { 0 };
-    wb_puts(&b, "student,status,total,max");
+    struct strbuf b = { 0 };
+    sb_puts(&b, "student,status,total,max");
     for (size_t c = 0; c < bk->n_cols; c++) {
         char *label = xasprintf("%s outcome", bk->cols[c].id);
-        wb_puts(&b, ",");
+        sb_puts(&b, ",");
         cell(&b, bk->cols[c].id, ",");
         wb_csv(&b, label);
         free(label);
     }
-    wb_puts(&b, "\r\n");
+    sb_puts(&b, "\r\n");
     for (size_t i = 0; i < bk->n_rows; i++)
         book_row(bk, i, &b);
     return wb_take(&b);

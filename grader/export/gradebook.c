@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fs.h"
 #include "util.h"
 
 /* ---------------------------------------------------------------- student */
@@ -59,21 +60,17 @@ const struct gb_task *gb_student_find(const struct gb_student *s, const char *id
     return NULL;
 }
 
-double gb_student_score(const struct gb_student *s)
+/* The sum of the tasks' scores, or of their maxima. */
+static double student_sum(const struct gb_student *s, int of_max)
 {
     double sum = 0;
     for (size_t i = 0; i < s->n_tasks; i++)
-        sum += s->tasks[i].score;
+        sum += of_max ? s->tasks[i].max_score : s->tasks[i].score;
     return sum;
 }
 
-double gb_student_max(const struct gb_student *s)
-{
-    double sum = 0;
-    for (size_t i = 0; i < s->n_tasks; i++)
-        sum += s->tasks[i].max_score;
-    return sum;
-}
+double gb_student_score(const struct gb_student *s) { return student_sum(s, 0); }
+double gb_student_max(const struct gb_student *s) { return student_sum(s, 1); }
 
 enum junit_kind gb_task_junit(const struct gb_task *t)
 {
@@ -163,8 +160,8 @@ int gb_book_write(const struct gb_book *b, const char *dir)
 {
     char *csv = gb_book_csv(b), *xml = gb_book_junit(b);
     char *csv_path = xasprintf("%s/gradebook.csv", dir), *xml_path = xasprintf("%s/junit.xml", dir);
-    int rc = file_write_atomic(csv_path, csv, strlen(csv)) == 0 &&
-                     file_write_atomic(xml_path, xml, strlen(xml)) == 0
+    int rc = write_atomic(csv_path, csv, strlen(csv)) == 0 &&
+                     write_atomic(xml_path, xml, strlen(xml)) == 0
                  ? 0
                  : -1;
     free(csv);

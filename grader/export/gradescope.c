@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "formats.h"
+#include "fs.h"
 #include "gradebook.h"
 #include "result_json.h"
 #include "util.h"
@@ -46,14 +47,14 @@ static void course_student(const struct course *c, int only_graded, struct gb_st
     s->seed_known &= !first;
 }
 
-void gradescope_course(const struct course *c, int only_graded, struct wbuf *b)
+void gradescope_course(const struct course *c, int only_graded, struct strbuf *b)
 {
     struct gb_student s;
     gb_student_init(&s, "");
     course_student(c, only_graded, &s);
     char *text = gb_results_to_json(&s);
-    wb_puts(b, text);
-    wb_puts(b, "\n");
+    sb_puts(b, text);
+    sb_puts(b, "\n");
     free(text);
     gb_student_free(&s);
 }
@@ -116,8 +117,8 @@ char *gb_results_to_json(const struct gb_student *s)
         cJSON_AddItemToArray(tests, test_json(&s->tasks[i], i + 1));
     char *text = cJSON_Print(root);
     cJSON_Delete(root);
-    struct wbuf b = { 0 };
-    wb_puts(&b, text ? text : "");
+    struct strbuf b = { 0 };
+    sb_puts(&b, text ? text : "");
     cJSON_free(text);
     return wb_take(&b);
 }
@@ -184,10 +185,13 @@ int gb_results_from_json(const char *text, struct gb_student *s, char *err, size
     return rc;
 }
 
+/* A results.json is read whole up to this size (a larger one is not one this grader wrote). */
+#define RESULTS_MAX ((size_t)64 << 20)
+
 int gb_results_write(const char *path, const struct gb_student *s)
 {
     char *text = gb_results_to_json(s);
-    int rc = file_write_atomic(path, text, strlen(text));
+    int rc = write_atomic(path, text, strlen(text));
     int saved = errno;
     free(text);
     errno = saved;
@@ -196,7 +200,7 @@ int gb_results_write(const char *path, const struct gb_student *s)
 
 int gb_results_read(const char *path, struct gb_student *s, char *err, size_t errlen)
 {
-    char *text = file_read(path, NULL);
+    char *text = read_text_file(path, RESULTS_MAX);
     if (!text) {
         int saved = errno;
         snprintf(err, errlen, "%s: %s", path, strerror(errno));

@@ -66,36 +66,36 @@ static struct junit_totals suite_totals(const struct junit_suite *s)
     return t;
 }
 
-static void render_case(const struct junit_case *c, struct wbuf *b)
+static void render_case(const struct junit_case *c, struct strbuf *b)
 {
     static const char *const element[] = {
         [JUNIT_PASS] = NULL, [JUNIT_FAILURE] = "failure", [JUNIT_ERROR] = "error",
         [JUNIT_SKIPPED] = "skipped" };
     const char *el = element[c->kind];
-    wb_puts(b, "    <testcase classname=\"");
+    sb_puts(b, "    <testcase classname=\"");
     wb_xml(b, c->classname, (size_t)-1);
-    wb_puts(b, "\" name=\"");
+    sb_puts(b, "\" name=\"");
     wb_xml(b, c->name, (size_t)-1);
-    wb_printf(b, "\" time=\"%.3f\"", c->time);
+    sb_printf(b, "\" time=\"%.3f\"", c->time);
     if (!el) {
-        wb_puts(b, "/>\n");
+        sb_puts(b, "/>\n");
         return;
     }
-    wb_printf(b, ">\n      <%s ", el);
+    sb_printf(b, ">\n      <%s ", el);
     if (c->kind != JUNIT_SKIPPED) {
-        wb_puts(b, "type=\"");
+        sb_puts(b, "type=\"");
         wb_xml(b, c->type, (size_t)-1);
-        wb_puts(b, "\" ");
+        sb_puts(b, "\" ");
     }
-    wb_puts(b, "message=\"");
+    sb_puts(b, "message=\"");
     wb_xml(b, c->body, strcspn(c->body, "\n"));
-    wb_puts(b, "\">");
+    sb_puts(b, "\">");
     wb_xml(b, c->body, (size_t)-1);
-    wb_printf(b, "</%s>\n    </testcase>\n", el);
+    sb_printf(b, "</%s>\n    </testcase>\n", el);
 }
 
 static void junit_render(const char *name, const struct junit_suite *s, size_t n,
-                         struct wbuf *b)
+                         struct strbuf *b)
 {
     struct junit_totals all = { 0 };
     for (size_t i = 0; i < n; i++) {
@@ -105,21 +105,21 @@ static void junit_render(const char *name, const struct junit_suite *s, size_t n
         all.errors += t.errors;
         all.time += t.time;
     }
-    wb_puts(b, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"");
+    sb_puts(b, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"");
     wb_xml(b, name, (size_t)-1);
-    wb_printf(b, "\" tests=\"%zu\" failures=\"%zu\" errors=\"%zu\" time=\"%.3f\">\n", all.tests,
+    sb_printf(b, "\" tests=\"%zu\" failures=\"%zu\" errors=\"%zu\" time=\"%.3f\">\n", all.tests,
               all.failures, all.errors, all.time);
     for (size_t i = 0; i < n; i++) {
         struct junit_totals t = suite_totals(&s[i]);
-        wb_puts(b, "  <testsuite name=\"");
+        sb_puts(b, "  <testsuite name=\"");
         wb_xml(b, s[i].name, (size_t)-1);
-        wb_printf(b, "\" id=\"%zu\" tests=\"%zu\" failures=\"%zu\" errors=\"%zu\" skipped=\"%zu\" "
+        sb_printf(b, "\" id=\"%zu\" tests=\"%zu\" failures=\"%zu\" errors=\"%zu\" skipped=\"%zu\" "
                      "time=\"%.3f\">\n", i, t.tests, t.failures, t.errors, t.skipped, t.time);
         for (size_t k = 0; k < s[i].n; k++)
             render_case(&s[i].cases[k], b);
-        wb_puts(b, "  </testsuite>\n");
+        sb_puts(b, "  </testsuite>\n");
     }
-    wb_puts(b, "</testsuites>\n");
+    sb_puts(b, "</testsuites>\n");
 }
 
 /* ---------------------------------------------------------------- --batch: a suite per lesson */
@@ -141,7 +141,7 @@ static void lesson_suite(const struct lesson *l, int only_graded, struct junit_s
         suite_add(s, lesson_id(l), "lesson.ini", 0, JUNIT_ERROR, "lesson_ini", lesson_error(l));
 }
 
-void junit_course(const struct course *c, int only_graded, struct wbuf *b)
+void junit_course(const struct course *c, int only_graded, struct strbuf *b)
 {
     size_t n = 0, nl = course_lesson_count(c);
     struct junit_suite *s = xcalloc(nl + 1, sizeof *s);
@@ -180,7 +180,7 @@ char *gb_book_junit(const struct gb_book *bk)
     struct junit_suite *s = xcalloc(bk->n_rows + 1, sizeof *s);
     for (size_t i = 0; i < bk->n_rows; i++)
         student_suite(bk, i, &s[i]);
-    struct wbuf b = { 0 };
+    struct strbuf b = { 0 };
     junit_render("class", s, bk->n_rows, &b);
     suites_free(s, bk->n_rows);
     return wb_take(&b);

@@ -15,51 +15,51 @@
 #include "formats.h"
 
 /* s as a YAML double-quoted scalar (JSON's string syntax is a subset of it) */
-static void yaml_str(struct wbuf *b, const char *key, const char *s)
+static void yaml_str(struct strbuf *b, const char *key, const char *s)
 {
     cJSON *j = cJSON_CreateString(s);
     char *q = cJSON_PrintUnformatted(j);
-    wb_printf(b, "  %s: %s\n", key, q ? q : "\"\"");
+    sb_printf(b, "  %s: %s\n", key, q ? q : "\"\"");
     cJSON_free(q);
     cJSON_Delete(j);
 }
 
 /* one line with no '#' (TAP reads what follows one as a directive); a harness's own "SKIP: "
  * in front of a reason is dropped, the directive says it already */
-static void tap_words(struct wbuf *b, const char *s)
+static void tap_words(struct strbuf *b, const char *s)
 {
     if (strncmp(s, "SKIP: ", 6) == 0)
         s += 6;
     for (; *s && *s != '\n'; s++)
-        wb_putn(b, *s == '#' ? "\\#" : s, *s == '#' ? 2 : 1);
+        sb_add(b, *s == '#' ? "\\#" : s, *s == '#' ? 2 : 1);
 }
 
-static void tap_task(const struct task *t, size_t n, struct wbuf *b)
+static void tap_task(const struct task *t, size_t n, struct strbuf *b)
 {
     const struct task_result *r = task_result(t);
     enum grader_outcome o = task_outcome(t);
     const char *reason = r ? result_reason(r) : "";
     if (o == OUTCOME_SKIPPED) {
-        wb_printf(b, "ok %zu - %s # SKIP ", n, task_id(t));
+        sb_printf(b, "ok %zu - %s # SKIP ", n, task_id(t));
         tap_words(b, reason[0] ? reason : outcome_name(o));
-        wb_puts(b, "\n");
+        sb_puts(b, "\n");
         return;
     }
-    wb_printf(b, "%s %zu - %s: %s\n", o == OUTCOME_PASSED ? "ok" : "not ok", n, task_id(t),
+    sb_printf(b, "%s %zu - %s: %s\n", o == OUTCOME_PASSED ? "ok" : "not ok", n, task_id(t),
               outcome_name(o));
     if (o == OUTCOME_PASSED)
         return;
     char *story = task_story(r);
-    wb_puts(b, "  ---\n");
+    sb_puts(b, "  ---\n");
     yaml_str(b, "message", reason[0] ? reason : outcome_name(o));
     yaml_str(b, "severity", outcome_junit(o) == JUNIT_ERROR ? "error" : "fail");
     yaml_str(b, "outcome", outcome_key(o));
-    wb_printf(b, "  score: %g\n  max_score: %g\n", task_score(t),
+    sb_printf(b, "  score: %g\n  max_score: %g\n", task_score(t),
               r ? result_max_score(r) : task_weight(t));
     if (r)
-        wb_printf(b, "  seed: %llu\n", (unsigned long long)result_seed(r));
+        sb_printf(b, "  seed: %llu\n", (unsigned long long)result_seed(r));
     yaml_str(b, "story", story);
-    wb_puts(b, "  ...\n");
+    sb_puts(b, "  ...\n");
     free(story);
 }
 
@@ -82,25 +82,25 @@ static const char *all_skipped(const struct course *c, int only_graded, size_t *
     return other ? NULL : why ? why : "no task to grade";
 }
 
-void tap_course(const struct course *c, int only_graded, struct wbuf *b)
+void tap_course(const struct course *c, int only_graded, struct strbuf *b)
 {
     size_t n;
     const char *skip = all_skipped(c, only_graded, &n);
-    wb_puts(b, "TAP version 13\n");
+    sb_puts(b, "TAP version 13\n");
     if (skip) {
-        wb_puts(b, "1..0 # SKIP ");
+        sb_puts(b, "1..0 # SKIP ");
         tap_words(b, skip);
-        wb_puts(b, "\n");
+        sb_puts(b, "\n");
         return;
     }
-    wb_printf(b, "1..%zu\n", n + course_error_count(c));
+    sb_printf(b, "1..%zu\n", n + course_error_count(c));
     size_t k = 0;
     for (size_t i = 0; i < course_task_count(c); i++)
         if (report_included(course_task(c, i), only_graded))
             tap_task(course_task(c, i), ++k, b);
     for (size_t i = 0; i < course_error_count(c); i++) {
-        wb_printf(b, "not ok %zu - ", ++k);
+        sb_printf(b, "not ok %zu - ", ++k);
         tap_words(b, course_error(c, i));
-        wb_puts(b, "\n");
+        sb_puts(b, "\n");
     }
 }

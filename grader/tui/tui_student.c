@@ -3,7 +3,6 @@
  * (git's HEAD:exercises/L/T.cu) after a y/N question, keeping the student's file beside it
  * as T.cu.bak-<time>: the grader never deletes student work. */
 #include <errno.h>
-#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "fs.h"
 #include "tui_screen.h"
 #include "util.h"
 
@@ -74,40 +74,17 @@ void tui_edit(struct tui *ui, size_t task)
  * why[] when it cannot be had. */
 static char *shipped(const char *root, const char *rel, size_t *len, char *why, size_t n)
 {
-    int p[2];
-    if (pipe(p) != 0) {
-        snprintf(why, n, "pipe: %s", strerror(errno));
-        return NULL;
-    }
     char *spec = xasprintf("HEAD:%s", rel);
-    pid_t pid = fork();
-    if (pid == 0) {
-        int null = open("/dev/null", O_RDWR);
-        dup2(null, 0);
-        dup2(null, 2);
-        dup2(p[1], 1);
-        execlp("git", "git", "-C", root, "show", spec, (char *)NULL);
-        _exit(127);
-    }
+    char *argv[] = { "git", "-C", (char *)root, "show", spec, NULL };
+    char *buf;
+    int rc = run_capture(argv, 0, SHIPPED_MAX, &buf, len);
     free(spec);
-    close(p[1]);
-    char *buf = xcalloc(SHIPPED_MAX + 1, 1);
-    size_t got = 0;
-    ssize_t r;
-    while (got < SHIPPED_MAX && (r = read(p[0], buf + got, SHIPPED_MAX - got)) != 0)
-        got += r > 0 ? (size_t)r : 0;
-    close(p[0]);
-    int status = -1;
-    while (pid > 0 && waitpid(pid, &status, 0) < 0 && errno == EINTR)
-        continue;
-    if (pid < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-        snprintf(why, n, "git has no shipped version of %s (the course is not a git checkout, "
-                 "or the file is new)", rel);
-        free(buf);
-        return NULL;
-    }
-    *len = got;
-    return buf;
+    if (rc == 0)
+        return buf;
+    snprintf(why, n, "git has no shipped version of %s (the course is not a git checkout, "
+             "or the file is new)", rel);
+    free(buf);
+    return NULL;
 }
 
 /* 1 when the file holds exactly len bytes of want. */
@@ -137,15 +114,7 @@ static int replace(const char *path, const char *data, size_t len, char *backup,
             return -1;
         snprintf(backup, n, "%s.bak-%s-%d", path, stamp, k);
     }
-    char *tmp = xasprintf("%s.shipped.tmp", path);
-    FILE *f = fopen(tmp, "wb");
-    int ok = f && fwrite(data, 1, len, f) == len;
-    ok = f && fclose(f) == 0 && ok;
-    ok = ok && rename(tmp, path) == 0;
-    if (!ok)
-        unlink(tmp);
-    free(tmp);
-    return ok ? 0 : -1;
+    return write_atomic(path, data, len);
 }
 
 void tui_reset_ask(struct tui *ui, size_t task)

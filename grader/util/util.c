@@ -1,11 +1,15 @@
 /* util.c — the helpers every wing of the grader shares (util.h). */
 #include "util.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 static void out_of_memory(void)
 {
@@ -86,6 +90,68 @@ double now_s(void)
     return ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
+/* The child of run_capture: /dev/null in, the pipe out. */
+static void capture_child(char *const argv[], int with_stderr, int fd)
+{
+    int null = open("/dev/null", O_RDWR | O_CLOEXEC);
+    if (null < 0)
+        _exit(127);
+    dup2(null, 0);
+    dup2(fd, 1);
+    dup2(with_stderr ? fd : null, 2);
+    execvp(argv[0], argv);
+    _exit(127);
+}
+
+int run_capture(char *const argv[], int with_stderr, size_t max, char **out, size_t *len)
+{
+    *out = NULL;
+    int fds[2];
+    if (pipe2(fds, O_CLOEXEC) != 0)
+        return -1;
+    pid_t pid = fork();
+    if (pid == 0)
+        capture_child(argv, with_stderr, fds[1]);
+    close(fds[1]);
+    struct strbuf b = { 0 };
+    char chunk[4096];
+    ssize_t got;
+    while (pid > 0 && ((got = read(fds[0], chunk, sizeof chunk)) > 0 || (got < 0 && errno == EINTR)))
+        if (got > 0 && b.len < max)
+            sb_add(&b, chunk, (size_t)got < max - b.len ? (size_t)got : max - b.len);
+    close(fds[0]);
+    int status = -1;
+    while (pid > 0 && waitpid(pid, &status, 0) < 0 && errno == EINTR)
+        continue;
+    if (pid < 0 || !WIFEXITED(status) || WEXITSTATUS(status) == 127) {
+        free(b.s);
+        return -1;
+    }
+    if (len)
+        *len = b.len;
+    *out = sb_take(&b);
+    return WEXITSTATUS(status);
+}
+
+static volatile sig_atomic_t *stop_flag;
+
+static void on_stop_signal(int sig)
+{
+    (void)sig;
+    *stop_flag = 1;
+}
+
+void catch_stop_signals(volatile sig_atomic_t *flag)
+{
+    stop_flag = flag;
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_stop_signal;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+}
+
 void sb_add(struct strbuf *b, const char *s, size_t n)
 {
     if (b->len + n + 1 > b->cap) {
@@ -97,6 +163,11 @@ void sb_add(struct strbuf *b, const char *s, size_t n)
     memcpy(b->s + b->len, s, n);
     b->len += n;
     b->s[b->len] = 0;
+}
+
+void sb_puts(struct strbuf *b, const char *s)
+{
+    sb_add(b, s, strlen(s));
 }
 
 void sb_printf(struct strbuf *b, const char *fmt, ...)

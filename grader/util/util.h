@@ -1,9 +1,10 @@
 /* util.h — the helpers every wing of the grader shares: allocation that cannot fail
  * (out of memory aborts: the grader cannot go on without it), a growable string list, a string
- * buffer and the clock. Files and paths: fs.h. */
+ * buffer, the clock and the stop signals. Files and paths: fs.h. */
 #ifndef GRADER_UTIL_H
 #define GRADER_UTIL_H
 
+#include <signal.h>
 #include <stddef.h>
 
 /* A growable array of malloc'd strings. */
@@ -27,12 +28,24 @@ void set_str(char **dst, const char *s);
 /* Seconds on the monotonic clock: for measuring durations only. */
 double now_s(void);
 
+/* Runs argv, a trusted tool looked up in PATH, with stdin from /dev/null and its stdout (and
+ * its stderr too when with_stderr, else discarded) into *out: malloc'd, NUL-terminated, at most
+ * max bytes (the rest is read and dropped, so the tool never blocks on a full pipe), its length
+ * in *len (may be NULL). Returns the exit status, or -1 when it could not be started or did
+ * not exit (*out NULL). */
+int run_capture(char *const argv[], int with_stderr, size_t max, char **out, size_t *len);
+
+/* From now on SIGINT and SIGTERM set *flag to 1 (no SA_RESTART: a blocking call returns EINTR,
+ * so the one waiting sees it at once). */
+void catch_stop_signals(volatile sig_atomic_t *flag);
+
 /* A growable NUL-terminated string; zero-initialised is empty. */
 struct strbuf {
     char *s;
     size_t len, cap;
 };
 void sb_add(struct strbuf *b, const char *s, size_t n);
+void sb_puts(struct strbuf *b, const char *s);
 void sb_printf(struct strbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* The string (malloc'd, "" when empty); the buffer is empty again. */
 char *sb_take(struct strbuf *b);

@@ -14,16 +14,16 @@
 static void test_shell_word(void **state)
 {
     (void)state;
-    struct wbuf b = { 0 };
+    struct strbuf b = { 0 };
     slurm_shell_word(&b, "/opt/course/build");
-    wb_puts(&b, " ");
+    sb_puts(&b, " ");
     slurm_shell_word(&b, "it's a dir");
-    wb_puts(&b, " ");
+    sb_puts(&b, " ");
     slurm_shell_word(&b, "");
-    wb_puts(&b, " ");
+    sb_puts(&b, " ");
     slurm_shell_word(&b, "$(rm -rf x)");
-    assert_string_equal(b.data, "/opt/course/build 'it'\\''s a dir' '' '$(rm -rf x)'");
-    free(b.data);
+    assert_string_equal(b.s, "/opt/course/build 'it'\\''s a dir' '' '$(rm -rf x)'");
+    free(b.s);
 }
 
 static void test_script(void **state)
