@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "model_impl.h"
+#include "objcheck.h"
 #include "parse.h"
 #include "runner.h"
 #include "hash.h"
@@ -23,7 +24,6 @@
 #define LOG_READ_MAX ((size_t)4 << 20)
 #define MAX_DIAGS 50
 #define MAX_FINDINGS 20
-#define MAX_FORBIDDEN 10
 #define FLOOD_BYTES ((size_t)64 << 20)
 #define DUMP_FILE_BYTES (8ull << 30)
 #define STUDENT_MAX_PROCS 32
@@ -74,6 +74,7 @@ struct job {
     char *build_abs, *exbuild_abs, *exercises_abs, *work;
     char *ex_bin, *sol_bin, *ex_obj, *ex_src;
     char *ex_target, *sol_target; /* the same binaries as make names them */
+    char sol_hash[HASH_HEX_LEN + 1]; /* of sol_bin, taken right after the grader's own build */
     char *seed_arg;
     char *env_gpu;
     const char *env[2];
@@ -261,49 +262,44 @@ static int step_build(struct job *j)
     return ok;
 }
 
+/* The grader's own trouble: never a pass, never the student's fault. */
+static int grader_error(struct job *j, const char *what)
+{
+    j->r->outcome = OUTCOME_NOT_RUN;
+    result_set_reason(j->r, "grader error: %s", what);
+    return 0;
+}
+
+/* What the object may define and call (objcheck.h), before any of it runs. */
 static int step_symbols(struct job *j)
 {
-    struct task_result *r = j->r;
-    if (task_forbid_count(j->t) == 0)
-        return 1;
-    char *out = work_file(j, "nm.out");
-    char *argv[] = {"nm", j->ex_obj, NULL};
-    struct run_spec s;
-    spec_init(j, &s, argv, 60);
-    s.stdout_path = out;
-    s.output_cap = (size_t)16 << 20;
-    struct run_result res;
-    run_sandboxed(&s, &res);
-    char *text = read_text_file(out, (size_t)16 << 20);
-    free(out);
-    if (res.end != RUN_EXITED || res.exit_status != 0 || !text) {
-        free(text);
-        r->outcome = OUTCOME_BUILD_FAILED;
-        result_set_reason(r, "cannot read the symbols of %s (is nm installed?)", j->ex_obj);
-        return 0;
-    }
-    const char *first_rule = NULL;
-    for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
-        const char *sym = strrchr(line, ' ');
-        sym = sym ? sym + 1 : line;
-        for (size_t k = 0; k < task_forbid_count(j->t); k++) {
-            if (!strstr(sym, task_forbid(j->t, k)))
-                continue;
-            int dup = 0;
-            for (size_t i = 0; i < r->forbidden.n; i++)
-                dup |= strcmp(r->forbidden.v[i], sym) == 0;
-            if (!dup && r->forbidden.n < MAX_FORBIDDEN)
-                strlist_push(&r->forbidden, sym);
-            if (!first_rule)
-                first_rule = task_forbid(j->t, k);
+    const char *lid = lesson_id(task_lesson(j->t));
+    char *header = xasprintf("%s/%s.h", lesson_dir(task_lesson(j->t)), task_name(j->t));
+    char *shown = xasprintf("exercises/%s/%s.cu", lid, task_name(j->t));
+    struct strlist contract = {0};
+    struct objcheck_rules rules = {shown, j->ex_src, &contract, &j->t->allow, &j->t->forbid};
+    struct objcheck_verdict v = {0};
+    char err[512] = "";
+    int ok = 0;
+    if (objcheck_contract(header, &contract) < 0) {
+        snprintf(err, sizeof err, "cannot read the contract %s: %s", header, strerror(errno));
+        grader_error(j, err);
+    } else if (objcheck_object(j->ex_obj, j->work, &rules, &v, err, sizeof err) < 0) {
+        j->r->outcome = OUTCOME_BUILD_FAILED;
+        result_set_reason(j->r, "%s", err);
+    } else {
+        for (size_t i = 0; i < v.forbidden.n; i++)
+            strlist_push(&j->r->forbidden, v.forbidden.v[i]);
+        ok = !v.rejected;
+        if (!ok) {
+            j->r->outcome = OUTCOME_REJECTED;
+            result_set_reason(j->r, "%s", v.reason);
         }
     }
-    int ok = r->forbidden.n == 0;
-    if (!ok) {
-        r->outcome = OUTCOME_BUILD_FAILED;
-        result_set_reason(r, "forbidden symbol %s (forbid = %s)", r->forbidden.v[0], first_rule);
-    }
-    free(text);
+    objcheck_verdict_free(&v);
+    strlist_free(&contract);
+    free(header);
+    free(shown);
     return ok;
 }
 
@@ -332,6 +328,62 @@ static int step_list(struct job *j)
         c->flags = j->cases[i].flags;
     }
     return 1;
+}
+
+/* 1 when the reference binary is the one the grader built; else the grader's own error. */
+static int sol_intact(struct job *j)
+{
+    char now[HASH_HEX_LEN + 1];
+    if (hash_file_hex(j->sol_bin, now) == 0 && strcmp(now, j->sol_hash) == 0)
+        return 1;
+    char *what = xasprintf("%s is not the binary the grader built (its hash changed during the "
+                           "grading): no verdict or time of this grading is trusted", j->sol_bin);
+    grader_error(j, what);
+    free(what);
+    return 0;
+}
+
+static const struct case_result *flagged_case(const struct task_result *r, const char *named,
+                                              unsigned flag);
+
+/* The exercise exited 77. A skip is believed only when the reference, run on a small case the
+ * same way, finds no usable GPU either. Returns 0: nothing follows a skip. */
+static int skip_checked(struct job *j)
+{
+    struct task_result *r = j->r;
+    if (!sol_intact(j))
+        return 0;
+    const struct case_result *small = flagged_case(r, task_sanitize_case(j->t), CASE_FLAG_SMALL);
+    char *out = work_file(j, "probe.out");
+    char *argv[] = {j->sol_bin, "--case", small ? small->name : r->cases[0].name, "--no-check",
+                    "--reps", "1", "--warmup", "0", "--seed", j->seed_arg, NULL};
+    struct run_spec s;
+    spec_init(j, &s, argv, j->o->verify_timeout_s);
+    s.stdout_path = s.stderr_path = out;
+    struct run_result res;
+    run_sandboxed(&s, &res);
+    free(out);
+    int probe = res.end == RUN_EXITED ? res.exit_status : -1;
+    if (probe == 77) {
+        char *line = first_line(r->stdout_path, "SKIP");
+        if (!strstr(line, "SKIP")) {
+            free(line);
+            line = first_line(r->stderr_path, "SKIP");
+        }
+        r->outcome = OUTCOME_SKIPPED;
+        result_set_reason(r, "%s", line[0] ? line : "skipped: no usable GPU");
+        free(line);
+    } else if (probe == 0 || probe == 1) {
+        r->outcome = OUTCOME_CRASHED;
+        result_set_reason(r, "exited 77 (skip) but this machine has a usable GPU");
+    } else {
+        char how[256], *what;
+        run_describe(&s, &res, how, sizeof how);
+        what = xasprintf("the skip could not be checked: the reference's probe %s", how);
+        grader_error(j, what);
+        free(what);
+    }
+    return 0;
 }
 
 /* The exercise's run. Returns 1 when verification should follow. */
@@ -388,17 +440,8 @@ static int step_run(struct job *j, const char *dump, const char *report)
     }
     if (res.exit_status == 0 || res.exit_status == 1)
         return 1;
-    if (res.exit_status == 77) {
-        char *line = first_line(r->stdout_path, "SKIP");
-        if (!strstr(line, "SKIP")) {
-            free(line);
-            line = first_line(r->stderr_path, "SKIP");
-        }
-        r->outcome = OUTCOME_SKIPPED;
-        result_set_reason(r, "%s", line[0] ? line : "skipped: no usable GPU");
-        free(line);
-        return 0;
-    }
+    if (res.exit_status == 77)
+        return skip_checked(j);
     if (res.exit_status == 3) {
         char *line = first_line(r->stderr_path, ": ");
         r->outcome = OUTCOME_CUDA_ERROR;
@@ -564,10 +607,13 @@ static int step_speed(struct job *j)
         return 0;
     }
     if (ref_ms <= 0) {
-        /* The grader's own side failed: the student is not marked down for it. */
-        result_set_reason(r, "speed not measured: the reference run gave no time for %s",
-                          sc->name);
-        return 1;
+        if (r->speed_threshold <= 0)
+            return 1;
+        /* The grader's own side failed: neither held against the student nor waived. */
+        char *what = xasprintf("the reference run gave no time for %s: speed not judged", sc->name);
+        grader_error(j, what);
+        free(what);
+        return 0;
     }
     r->speed_measured = 1;
     r->speed_ratio = ref_ms / c->time_ms;
@@ -798,11 +844,16 @@ static int do_build(struct job *j) { return step_build(j); }
 static int do_symbols(struct job *j) { return step_symbols(j); }
 static int do_list(struct job *j) { return step_list(j); }
 static int do_run(struct job *j) { return step_run(j, j->dump, j->run_tap); }
+/* The reference is checked before its verdict or time is asked for, and again after: the
+ * sanitizers run student code while the verifier works. */
 static int do_verify(struct job *j)
 {
-    return step_verify(j, j->dump, j->verify_tap) && j->r->outcome == OUTCOME_NOT_RUN;
+    if (!sol_intact(j))
+        return 0;
+    int ok = step_verify(j, j->dump, j->verify_tap) && j->r->outcome == OUTCOME_NOT_RUN;
+    return sol_intact(j) && ok;
 }
-static int do_speed(struct job *j) { return step_speed(j); }
+static int do_speed(struct job *j) { return sol_intact(j) && step_speed(j) && sol_intact(j); }
 
 static void run_steps(struct job *j)
 {
@@ -832,6 +883,10 @@ static void run_steps(struct job *j)
     } else if (!file_exists(j->ex_bin) || !file_exists(j->sol_bin)) {
         r->outcome = OUTCOME_BUILD_FAILED;
         result_set_reason(r, "not built: %s", file_exists(j->ex_bin) ? j->sol_bin : j->ex_bin);
+        goto done;
+    }
+    if (hash_file_hex(j->sol_bin, j->sol_hash) < 0) {
+        grader_error(j, "cannot read the reference binary to take its hash");
         goto done;
     }
     progress(j, GRADE_STEP_SYMBOLS, NULL);
