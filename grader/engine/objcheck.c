@@ -177,6 +177,7 @@ static void parse_objdump(struct object *o, char *text, const char *suffix)
 {
     char function[512] = "";
     int line_here = 0; /* the student's line of the current place, 0 when not in their file */
+    int started = 0;
     for (char *save = NULL, *l = strtok_r(text, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
         unsigned long long addr;
         char name[512], rtype[64], target[512];
@@ -184,12 +185,16 @@ static void parse_objdump(struct object *o, char *text, const char *suffix)
         if (sscanf(l, "%llx <%511[^>]>:", &addr, name) == 2 && l[0] != ' ' && l[0] != '\t') {
             snprintf(function, sizeof function, "%s", name);
             line_here = 0;
+            started = 0;
         } else if (strncmp(l, "inlined by ", 11) == 0) {
             if (!line_here)
                 line_here = student_line(l + 11, suffix);
         } else if (l[0] == '/' || (l[0] != ' ' && l[0] != '\t' && strchr(l, ':') &&
                                    !strstr(l, "():") && strncmp(l, "Disassembly", 11) != 0)) {
             line_here = student_line(l, suffix);
+            /* the function's first line in the student's file: where a definition is shown */
+            if (line_here && !started++)
+                add_use(o, "", function, line_here);
         } else if (sscanf(l, " %llx: %63s %511s", &addr, rtype, target) == 3 &&
                    strncmp(rtype, "R_", 2) == 0) {
             n = (int)strcspn(target, "+-");
@@ -219,11 +224,20 @@ static int in_strlist(const struct strlist *l, const char *s)
     return 0;
 }
 
-/* "histogram(unsigned char const*, ...)" -> "histogram"; NULL when it is no plain function */
+/* "ns::histogram<int>(unsigned char const*, ...)" -> "histogram"; NULL when it is no function
+ * (data, a vtable) */
 static char *base_name(const char *pretty)
 {
-    size_t n = strcspn(pretty, "(<: ");
-    return pretty[n] == '(' ? strndup(pretty, n) : NULL;
+    size_t n = strcspn(pretty, "(<");
+    if (pretty[n] != '(' && pretty[n] != '<')
+        return NULL;
+    const char *start = pretty;
+    for (const char *p = pretty; p < pretty + n; p++)
+        if (p[0] == ':' && p[1] == ':')
+            start = p + 2;
+    return strchr(start, ' ') && start < pretty + n && strncmp(start, "operator", 8) != 0
+               ? NULL
+               : strndup(start, (size_t)(pretty + n - start));
 }
 
 static int contract_name(const struct judge *j, const struct sym *s)

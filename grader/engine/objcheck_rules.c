@@ -51,7 +51,7 @@ static const char *const math_calls[] = {
 
 /* Demangled C++ calls plain C++ needs. */
 static const char *const allowed_cxx[] = {
-    "operator new", "operator delete", "std::__throw_*", "std::terminate()",
+    "operator new*", "operator delete*", "std::__throw_*", "std::terminate()",
     "vtable for __cxxabiv1::*", "typeinfo for *",
 };
 
