@@ -111,7 +111,7 @@ void job_spec_student(struct job *j, struct run_spec *s, char *const *argv, doub
 {
     job_spec_init(j, s, argv, wall);
     s->cwd = j->scratch;
-    s->sandbox = &j->sb;
+    s->sandbox = j->o->no_sandbox ? NULL : &j->sb;
     s->disk_dir = j->scratch;
     s->disk_bytes = SCRATCH_BYTES;
 }

@@ -60,6 +60,7 @@ struct grade_opts {
     int gpu;                    /* >= 0: CUDA_VISIBLE_DEVICES for every child; < 0: inherit */
     int sanitize;               /* 1: run compute-sanitizer (default); 0: skip that step */
     int build;                  /* 1: run make first (default); 0: use the binaries as they are */
+    int no_sandbox;             /* 1: student code runs without bubblewrap (measurement only) */
     size_t output_cap_bytes;    /* per captured stream of a child (default 1 MiB) */
     /* RLIMIT_DATA of the exercise's process (runner.h says why not RLIMIT_AS); default half
      * of the machine's memory; 0: none. */
