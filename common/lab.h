@@ -279,9 +279,10 @@ typedef struct lab_options {
     long positional[LAB_MAX_POSITIONAL]; size_t n_positional; /* demos: version numbers */
 } lab_options;
 
-/* Parse argv; --check-seed N also sets lab_check_salt. Returns 0 to go on, 1 when --help printed the usage (exit 0), and -1 after
+/* Parse argv. Returns 0 to go on, 1 when --help printed the usage (exit 0), and -1 after
  * printing one clear error line to stderr (exit LAB_EXIT_USAGE). `what` is a one-line
- * description for --help; `extra_usage` (may be NULL) lists program-specific details. */
+ * description for --help; `extra_usage` (may be NULL) lists program-specific details.
+ * --check-seed N also sets the salt of the sampled checks (lab_check_salt_set). */
 int lab_cli_parse(int argc, char **argv, const char *what, const char *extra_usage,
                   lab_options *o);
 /* 1 when --case was not given or `name` is one of the given names. */
