@@ -16,6 +16,8 @@ static const char usage_common[] =
     "  --dump DIR         write every output to DIR for --verify, without checking it here\n"
     "  --no-check         run and time only, without the CPU check\n"
     "  --verify DIR       check outputs dumped in DIR; runs no GPU code\n"
+    "  --check-seed N     where the sampled checks of large outputs look (default: fresh\n"
+    "                     with --verify, printed there; 0 elsewhere)\n"
     "  --dump-reference DIR  write the CPU reference outputs as a dump\n"
     "  --rtol X, --atol X relative / absolute tolerance of the check\n"
     "  --csv DIR          write tables as CSV files into DIR\n"
@@ -32,6 +34,19 @@ static int parse_long(const char *opt, const char *s, long lo, long hi, long *ou
     long v = strtol(s, &end, 10);
     if (errno || end == s || *end || v < lo || v > hi) {
         fprintf(stderr, "error: %s needs an integer in [%ld, %ld], got '%s'\n", opt, lo, hi, s);
+        return -1;
+    }
+    *out = v;
+    return 0;
+}
+
+static int parse_u64(const char *opt, const char *s, uint64_t *out)
+{
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (errno || end == s || *end || s[0] == '-') {
+        fprintf(stderr, "error: %s needs a non-negative integer, got '%s'\n", opt, s);
         return -1;
     }
     *out = v;
@@ -64,9 +79,9 @@ static int add_cases(lab_options *o, char *list)
 }
 
 // Options that take a value; the value may follow as the next argument or after '='.
-static const char *const valued[] = {"--case",   "--seed", "--reps",  "--warmup",
-                                     "--report", "--dump", "--verify", "--dump-reference",
-                                     "--csv",    "--device", "--rtol", "--atol"};
+static const char *const valued[] = {"--case",   "--seed",   "--check-seed", "--reps",
+                                     "--warmup", "--report", "--dump",       "--verify",
+                                     "--dump-reference", "--csv", "--device", "--rtol", "--atol"};
 
 static int is_valued(const char *name)
 {
@@ -81,17 +96,10 @@ static int apply(lab_options *o, const char *name, char *val)
     long v;
     if (!strcmp(name, "--case"))
         return add_cases(o, val);
-    if (!strcmp(name, "--seed")) {
-        char *end;
-        errno = 0;
-        unsigned long long s = strtoull(val, &end, 10);
-        if (errno || end == val || *end || val[0] == '-') {
-            fprintf(stderr, "error: --seed needs a non-negative integer, got '%s'\n", val);
-            return -1;
-        }
-        o->seed = s;
-        return 0;
-    }
+    if (!strcmp(name, "--seed"))
+        return parse_u64(name, val, &o->seed);
+    if (!strcmp(name, "--check-seed"))
+        return parse_u64(name, val, &o->check_seed) ? -1 : (o->has_check_seed = 1, 0);
     if (!strcmp(name, "--reps"))
         return parse_long(name, val, 1, 100000, &v) ? -1 : (o->reps = (int)v, 0);
     if (!strcmp(name, "--warmup"))
@@ -164,6 +172,9 @@ int lab_cli_parse(int argc, char **argv, const char *what, const char *extra_usa
         }
         o->positional[o->n_positional++] = v;
     }
+    // The one option that is process state: every sampled check of the program reads it.
+    if (o->has_check_seed)
+        lab_check_salt_set(o->check_seed);
     return 0;
 }
 

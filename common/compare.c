@@ -252,7 +252,7 @@ static void check_gemm(const double *A, const double *B, const double *C, size_t
             record_mismatch(r, i, expected, C[i]);
         }
     lab_rng rng;
-    lab_rng_seed(&rng, lab_seed_derive(seed, "gemm-check"));
+    lab_rng_seed(&rng, lab_check_seed(seed, "gemm-check")); // salted: see lab_check_seed
     exact_job e = {A, B, C, M, N, K, tol, NULL, NULL, 0, 0, NULL};
     size_t *rows = malloc((M > 10 ? M : 10) * sizeof *rows), cols[10];
     if (!rows)
@@ -275,8 +275,10 @@ static void check_gemm(const double *A, const double *B, const double *C, size_t
     check_exact(&e, r);
     free(rows);
     if (M * N * K > LAB_GEMM_EXACT_LIMIT) {
-        for (size_t s = 0; s < 4096; s++)
-            check_entry(A, B, C, N, K, lab_rng_below(&rng, M), lab_rng_below(&rng, N), tol, r);
+        for (size_t s = 0; s < 4096; s++) {
+            size_t i = lab_rng_below(&rng, M); // row first: the order of arguments is unspecified
+            check_entry(A, B, C, N, K, i, lab_rng_below(&rng, N), tol, r);
+        }
         size_t first_row = 0, failed = freivalds(A, B, C, M, N, K, tol, &rng, &first_row);
         if (failed)
             lab_compare_fail(r, "Freivalds' check failed on %zu row(s), first row %zu", failed,

@@ -6,7 +6,8 @@
  *   ceilings    measured copy / pinned transfer bandwidth and cuBLAS SGEMM rate, cached per run
  *   timing      lab_timer (CUDA events), lab_bench (warm-up, repeats, median/min/max, L2 flush)
  *   random      lab_rng (seeded xoshiro256**), lab_fill_* and lab_seed_derive
- *   checking    lab_compare_* (tolerance, counts, max errors, first mismatches), lab_check_gemm_*
+ *   checking    lab_compare_* (tolerance, counts, max errors, first mismatches), lab_check_gemm_*,
+ *               lab_check_seed (where a sampled check looks)
  *   output      lab_table (aligned terminal table + CSV), lab_report (TAP 14), lab_fmt_*
  *   CLI         lab_cli_parse: the options every harness and demo shares
  *   tasks       lab_task_main: the graded-task harness (cases, dump, verify, report)
@@ -201,14 +202,29 @@ void lab_mismatch_format(const lab_mismatch *m, size_t cols, char *buf, size_t l
 /* Check C = A·B, row-major, A M×K, B K×N, C M×N, scale_ij = Σ_k |A_ik B_kj|.
  * Every element of C is scanned (NaN / Inf from poisoned, unwritten outputs fail).
  * When M·N·K <= LAB_GEMM_EXACT_LIMIT every element is compared exactly (double).
- * Above it: Freivalds' check over every row with `rounds` random ±1 vectors (catches any
+ * Above it: Freivalds' check over every row with two random ±1 vectors (catches any
  * error that touches many elements: a transposed result, a missing tile), plus exact
- * comparison of sampled whole rows and columns and random entries. */
+ * comparison of sampled whole rows and columns and random entries, all drawn from
+ * lab_check_seed(seed, "gemm-check") (below). */
 #define LAB_GEMM_EXACT_LIMIT ((size_t)1 << 31)
 void lab_check_gemm_f32(const float *A, const float *B, const float *C, size_t M, size_t N,
                         size_t K, lab_tolerance tol, uint64_t seed, lab_compare_result *r);
 void lab_check_gemm_f64(const double *A, const double *B, const double *C, size_t M, size_t N,
                         size_t K, lab_tolerance tol, uint64_t seed, lab_compare_result *r);
+/* Where a sampled check looks. The exercise's process receives the input seed too, so a
+ * sample drawn from the seed alone is known to it in advance: it could write a wrong C that is
+ * exact exactly where the check looks and satisfies the known Freivalds vectors. The sampling
+ * RNG of every check that does not look at every element is therefore seeded with
+ * lab_check_seed(seed, tag), the seed mixed with a process-wide salt. The salt is 0 by default
+ * (demos and tests stay deterministic: the sample then depends on the seed alone); a --verify
+ * run sets it from fresh entropy that exists only in the verifier's process, or from
+ * --check-seed N to repeat a verification. */
+uint64_t lab_check_salt(void);
+void lab_check_salt_set(uint64_t salt);
+/* Sets the salt from the kernel's generator and the CPU's (never 0) and returns it. */
+uint64_t lab_check_salt_fresh(void);
+/* The seed of a sampled check's RNG: lab_seed_derive(seed ^ lab_check_salt(), tag). */
+uint64_t lab_check_seed(uint64_t seed, const char *tag);
 /* Reference C = A·B in double, rounded to the output type (for small sizes and tests). */
 void lab_gemm_ref_f32(const float *A, const float *B, float *C, size_t M, size_t N, size_t K);
 
@@ -246,6 +262,8 @@ typedef struct lab_options {
     int help;                     /* --help */
     const char *cases[LAB_MAX_CASE_ARGS]; size_t n_cases; /* --case NAME (repeatable, a,b,c) */
     uint64_t seed;                /* --seed N (default 1) */
+    int has_check_seed;           /* --check-seed N given: the salt of the sampled checks */
+    uint64_t check_seed;
     int reps;                     /* --reps N   (default: -1, the program's own default) */
     int warmup;                   /* --warmup N (default: -1) */
     const char *report;           /* --report FILE: TAP 14 */
@@ -263,7 +281,8 @@ typedef struct lab_options {
 
 /* Parse argv. Returns 0 to go on, 1 when --help printed the usage (exit 0), and -1 after
  * printing one clear error line to stderr (exit LAB_EXIT_USAGE). `what` is a one-line
- * description for --help; `extra_usage` (may be NULL) lists program-specific details. */
+ * description for --help; `extra_usage` (may be NULL) lists program-specific details.
+ * --check-seed N also sets the salt of the sampled checks (lab_check_salt_set). */
 int lab_cli_parse(int argc, char **argv, const char *what, const char *extra_usage,
                   lab_options *o);
 /* 1 when --case was not given or `name` is one of the given names. */

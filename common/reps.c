@@ -1,9 +1,11 @@
-// Repetitions of a graded call: the seed of each one's inputs, and which of them are checked.
-// Also the lab's malloc that never returns NULL.
+// Repetitions of a graded call: the seed of each one's inputs, and which of them are checked;
+// the salt that decides where a sampled check looks. Also the lab's malloc that never returns
+// NULL.
 #include "lab.h"
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <time.h>
 
 void *lab_xmalloc(size_t bytes)
@@ -88,4 +90,28 @@ int lab_pick_reps(int reps, int want, int *out)
             out[j - 1] = x;
         }
     return k;
+}
+
+// ------------------------------------------------------------------ where checks look
+static uint64_t check_salt; // 0: the sample is a function of the input seed alone
+
+uint64_t lab_check_salt(void) { return check_salt; }
+
+void lab_check_salt_set(uint64_t salt) { check_salt = salt; }
+
+// The kernel's generator, mixed with fresh_entropy so that neither alone has to be trusted
+// (getrandom can be missing or fail on an old kernel; fresh_entropy needs no system call).
+uint64_t lab_check_salt_fresh(void)
+{
+    uint64_t salt = 0;
+    if (getrandom(&salt, sizeof salt, 0) != (ssize_t)sizeof salt)
+        salt = 0;
+    salt ^= fresh_entropy();
+    check_salt = salt ? salt : 1; // 0 would mean "unsalted"
+    return check_salt;
+}
+
+uint64_t lab_check_seed(uint64_t seed, const char *tag)
+{
+    return lab_seed_derive(seed ^ check_salt, tag);
 }

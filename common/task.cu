@@ -157,12 +157,46 @@ static int dump_reference(const lab_task *t, const lab_options *o, int reps)
 // process (--verify) and the reference is trusted; both would only spend time here.
 static int checks_here(const lab_options *o) { return !o->dump_dir && !o->no_check; }
 
+// A verifier looks where the code under test could not know it would: the input seed reached
+// that code too, so the sampled checks are salted with a value drawn here, in a process that
+// runs none of it. --check-seed N (already applied by the parser) repeats a verification.
+static uint64_t check_salt_for(const lab_options *o)
+{
+    if (o->verify_dir && !o->has_check_seed)
+        return lab_check_salt_fresh();
+    return lab_check_salt();
+}
+
 static void open_device(int ordinal, char *describe, size_t len)
 {
     lab_device_open(ordinal);
     lab_device_info info;
     lab_device_query(ordinal, &info);
     lab_device_describe(&info, describe, len);
+}
+
+// The device (not for --verify), the report and the opening line; the check seed of a
+// verification is in both, so that --check-seed can repeat it.
+static lab_report *open_run(const lab_task *t, const lab_options *o, const char *prog, size_t planned)
+{
+    char device[320] = "";
+    if (!o->verify_dir)
+        open_device(o->device, device, sizeof device);
+    lab_report *rep = lab_report_open(o->report, prog, t->name, o->seed, planned);
+    if (!rep)
+        return NULL;
+    if (device[0])
+        lab_report_comment(rep, "device: %s", device);
+    const uint64_t salt = check_salt_for(o);
+    char salt_text[48] = "";
+    if (o->verify_dir) {
+        lab_report_comment(rep, "check-seed: %llu", (unsigned long long)salt);
+        snprintf(salt_text, sizeof salt_text, ", check seed %llu", (unsigned long long)salt);
+    }
+    printf("%s — %s of %s, seed %llu%s%s%s\n", t->name, o->verify_dir ? "verifying the dump" : "running",
+           prog, (unsigned long long)o->seed, salt_text, device[0] ? ", on " : "", device);
+    fflush(stdout);
+    return rep;
 }
 
 int lab_task_main(const lab_task *t, int argc, char **argv)
@@ -190,20 +224,12 @@ int lab_task_main(const lab_task *t, int argc, char **argv)
     if (o.reference_dir)
         return dump_reference(t, &o, reps);
 
-    char device[320] = "";
-    if (!o.verify_dir)
-        open_device(o.device, device, sizeof device);
     size_t planned = 0;
     for (size_t i = 0; i < t->n_cases; i++)
         planned += lab_cli_case_selected(&o, t->cases[i].name);
-    lab_report *rep = lab_report_open(o.report, argv[0], t->name, o.seed, planned);
+    lab_report *rep = open_run(t, &o, argv[0], planned);
     if (!rep)
         return LAB_EXIT_USAGE;
-    if (device[0])
-        lab_report_comment(rep, "device: %s", device);
-    printf("%s — %s of %s, seed %llu%s%s\n", t->name, o.verify_dir ? "verifying the dump" : "running",
-           argv[0], (unsigned long long)o.seed, device[0] ? ", on " : "", device);
-    fflush(stdout);
 
     lab_table *tab = new_table();
     size_t passed = 0, failed = 0;

@@ -157,6 +157,8 @@ static int task_key(struct ini_ctx *x, struct task *t, const char *name, const c
         strlist_free(&words);
     } else if (strcmp(name, "forbid") == 0) {
         split_words(value, &t->forbid);
+    } else if (strcmp(name, "allow") == 0) {
+        split_words(value, &t->allow);
     } else {
         ctx_error(x, "unknown key '%s' in a task section", name);
         return 0;
@@ -306,6 +308,7 @@ static void task_free(struct task *t)
     free(t->exercise_path);
     strlist_free(&t->sanitizers);
     strlist_free(&t->forbid);
+    strlist_free(&t->allow);
     strlist_free(&t->hints);
     free(t);
 }

@@ -18,7 +18,6 @@
 #include "tap.h"
 
 #define MAX_DIAGS 50
-#define MAX_FORBIDDEN 10
 #define FLOOD_BYTES ((size_t)64 << 20)
 #define DUMP_FILE_BYTES (1ull << 30)
 #define SCRATCH_BYTES (4ull << 30)
@@ -112,7 +111,7 @@ void job_spec_student(struct job *j, struct run_spec *s, char *const *argv, doub
 {
     job_spec_init(j, s, argv, wall);
     s->cwd = j->scratch;
-    s->sandbox = &j->sb;
+    s->sandbox = j->o->no_sandbox ? NULL : &j->sb;
     s->disk_dir = j->scratch;
     s->disk_bytes = SCRATCH_BYTES;
 }
@@ -135,6 +134,25 @@ static char *first_line(const char *path, const char *must_contain)
         out[300] = 0;
     free(text);
     return out;
+}
+
+/* The skip fact from the exercise's own SKIP line (grade_job.h). */
+void job_record_skip(struct job *j)
+{
+    struct task_result *r = j->r;
+    char *line = first_line(r->stdout_path, "SKIP");
+    if (!strstr(line, "SKIP")) {
+        free(line);
+        line = first_line(r->stderr_path, "SKIP");
+    }
+    /* the outcome says "skipped" already; a machine without a driver says so plainly,
+     * whatever the CUDA runtime made of it */
+    const char *why = line[0] ? line : "no usable GPU";
+    if (strncmp(why, "SKIP:", 5) == 0)
+        why += 5 + strspn(why + 5, " ");
+    const char *no_driver = doctor_no_driver(NULL);
+    job_fact(j, OUTCOME_SKIPPED, "%s", no_driver ? no_driver : why);
+    free(line);
 }
 
 /* ======================================================================= steps */
@@ -240,52 +258,6 @@ static int step_build(struct job *j)
     return ok;
 }
 
-static int step_symbols(struct job *j)
-{
-    struct task_result *r = j->r;
-    if (task_forbid_count(j->t) == 0)
-        return 1;
-    char *out = job_work_file(j, "nm.out");
-    char *argv[] = {"nm", j->ex_obj, NULL};
-    struct run_spec s;
-    job_spec_init(j, &s, argv, 60);
-    s.stdout_path = out;
-    s.output_cap = (size_t)16 << 20;
-    struct run_result res;
-    run_sandboxed(&s, &res);
-    char *text = read_text_file(out, (size_t)16 << 20);
-    free(out);
-    if (res.end != RUN_EXITED || res.exit_status != 0 || !text) {
-        free(text);
-        job_fact(j, OUTCOME_BUILD_FAILED, "cannot read the symbols of %s (is nm installed?)",
-                 j->ex_obj);
-        return 0;
-    }
-    const char *first_rule = NULL;
-    for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
-        const char *sym = strrchr(line, ' ');
-        sym = sym ? sym + 1 : line;
-        for (size_t k = 0; k < task_forbid_count(j->t); k++) {
-            if (!strstr(sym, task_forbid(j->t, k)))
-                continue;
-            int dup = 0;
-            for (size_t i = 0; i < r->forbidden.n; i++)
-                dup |= strcmp(r->forbidden.v[i], sym) == 0;
-            if (!dup && r->forbidden.n < MAX_FORBIDDEN)
-                strlist_push(&r->forbidden, sym);
-            if (!first_rule)
-                first_rule = task_forbid(j->t, k);
-        }
-    }
-    int ok = r->forbidden.n == 0;
-    if (!ok) {
-        job_fact(j, OUTCOME_BUILD_FAILED, "forbidden symbol %s (forbid = %s)", r->forbidden.v[0],
-                 first_rule);
-    }
-    free(text);
-    return ok;
-}
-
 static int step_list(struct job *j)
 {
     char *out = job_work_file(j, "list.out");
@@ -376,22 +348,8 @@ static int step_run(struct job *j, const char *dump, const char *report)
     }
     if (res.exit_status == 0 || res.exit_status == 1)
         return 1;
-    if (res.exit_status == 77) {
-        char *line = first_line(r->stdout_path, "SKIP");
-        if (!strstr(line, "SKIP")) {
-            free(line);
-            line = first_line(r->stderr_path, "SKIP");
-        }
-        /* the outcome says "skipped" already; a machine without a driver says so plainly,
-         * whatever the CUDA runtime made of it */
-        const char *why = line[0] ? line : "no usable GPU";
-        if (strncmp(why, "SKIP:", 5) == 0)
-            why += 5 + strspn(why + 5, " ");
-        const char *no_driver = doctor_no_driver(NULL);
-        job_fact(j, OUTCOME_SKIPPED, "%s", no_driver ? no_driver : why);
-        free(line);
-        return 0;
-    }
+    if (res.exit_status == 77)
+        return skip_checked(j);
     if (res.exit_status == 3) {
         char *line = first_line(r->stderr_path, ": ");
         job_fact(j, OUTCOME_CUDA_ERROR, "%s", line[0] ? line : "CUDA error (exit status 3)");
@@ -476,11 +434,16 @@ static int do_symbols(struct job *j) { return step_symbols(j); }
 static int do_list(struct job *j) { return step_list(j); }
 static int do_run(struct job *j) { return step_run(j, j->dump, j->run_tap); }
 /* Correct: every case verified, and no earlier fact (a crash, a CUDA error) stands. */
+/* The reference is checked before its verdict or time is asked for, and again after: the
+ * sanitizers run student code while the verifier works. */
 static int do_verify(struct job *j)
 {
-    return step_verify(j, j->dump, j->verify_tap) && facts_none(&j->facts);
+    if (!sol_intact(j))
+        return 0;
+    int ok = step_verify(j, j->dump, j->verify_tap) && facts_none(&j->facts);
+    return sol_intact(j) && ok;
 }
-static int do_speed(struct job *j) { return step_speed(j); }
+static int do_speed(struct job *j) { return sol_intact(j) && step_speed(j) && sol_intact(j); }
 
 /* This grading's work dir, fresh and private: an earlier run's files are removed and the dir
  * is made anew (mode 0700), so nothing another run left is ever read. When that cannot be
@@ -567,7 +530,7 @@ static void run_steps(struct job *j)
     if (make_work_dir(j) != 0)
         return;
     sandbox_view(j);
-    if (!build_or_check(j))
+    if (!build_or_check(j) || !sol_hash_take(j))
         return;
     job_progress(j, GRADE_STEP_SYMBOLS, NULL);
     if (job_cancelled(j) || !timed(j, GRADE_STEP_SYMBOLS, do_symbols))

@@ -3,13 +3,15 @@
  * The protocol, for task T of lesson L (every run of student code in the sandbox, runner.h):
  *   1. make build/exercises/L/T build/solutions/L/T       -> build log, compiler diagnostics
  *      (class grading: make EXERCISES=<dir> EXBUILD=<scratch> <scratch>/exercises/L/T ...)
- *   2. nm on the exercise object: a symbol containing a `forbid` string fails the build
+ *      then the hash of build/solutions/L/T, checked again before its verdict or time counts
+ *   2. objcheck.h on the exercise object: what it defines and calls  -> rejected, or on
  *   3. build/solutions/L/T --list                          -> the cases, speed and small flags
  *   4. <exercise> --seed S --dump D --report R.tap         -> exit status, times (untrusted)
  *   5. build/solutions/L/T --verify D --seed S --report V.tap  -> the only verdict on correctness
  *   6. build/solutions/L/T --seed S --case SPEED --report REF.tap -> reference time, same run
  *   7. compute-sanitizer --tool X ... <exercise> --case SMALL   -> findings
- * Step 4's own report is read for times only; its exit status tells crash / CUDA error / skip.
+ * Step 4's own report is read for times only; its exit status tells crash / CUDA error / skip,
+ * and a skip counts only when the reference, run on the small case, skips too.
  */
 #ifndef GRADER_GRADE_H
 #define GRADER_GRADE_H
@@ -58,6 +60,7 @@ struct grade_opts {
     int gpu;                    /* >= 0: CUDA_VISIBLE_DEVICES for every child; < 0: inherit */
     int sanitize;               /* 1: run compute-sanitizer (default); 0: skip that step */
     int build;                  /* 1: run make first (default); 0: use the binaries as they are */
+    int no_sandbox;             /* 1: student code runs without bubblewrap (measurement only) */
     size_t output_cap_bytes;    /* per captured stream of a child (default 1 MiB) */
     /* RLIMIT_DATA of the exercise's process (runner.h says why not RLIMIT_AS); default half
      * of the machine's memory; 0: none. */

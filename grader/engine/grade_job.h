@@ -1,6 +1,7 @@
 /* grade_job.h — one grading in progress, shared by the files of its steps: grade.c (the
- * driver, build, symbols, list, run), grade_check.c (verify, speed) and grade_san.c
- * (compute-sanitizer). Not for other modules. */
+ * driver, build, list, run), grade_trust.c (the object check, the reference's hash, the
+ * skip probe), grade_check.c (verify, speed) and grade_san.c (compute-sanitizer). Not for other
+ * modules. */
 #ifndef GRADER_GRADE_JOB_H
 #define GRADER_GRADE_JOB_H
 
@@ -9,6 +10,7 @@
 
 #include "decide.h"
 #include "grade.h"
+#include "hash.h"
 #include "model_impl.h"
 #include "parse.h"
 #include "runner.h"
@@ -36,6 +38,7 @@ struct job {
     char *build_abs, *exbuild_abs, *exercises_abs, *work;
     char *ex_bin, *sol_bin, *ex_obj, *ex_src;
     char *ex_target, *sol_target; /* the same binaries as make names them */
+    char sol_hash[HASH_HEX_LEN + 1]; /* of sol_bin, taken right after the build */
     char *seed_arg;
     char *env_gpu;
     const char *env[2];
@@ -69,6 +72,18 @@ void job_fact(struct job *j, enum grader_outcome o, const char *fmt, ...)
 /* The case named, else the first one with flag set; NULL when none. */
 const struct case_result *job_flagged_case(const struct task_result *r, const char *named,
                                            unsigned flag);
+
+/* The skip fact, from the exercise's own SKIP line (grade.c). */
+void job_record_skip(struct job *j);
+
+/* grade_trust.c: what the object may define and call (objcheck.h; 0: rejected or not read);
+ * the reference binary's hash taken once (0: unreadable) and checked before its verdict or
+ * time is believed (0: changed, the grader's own error recorded); the exercise's exit 77
+ * believed only when the reference skips too (returns 0: nothing follows a skip). */
+int step_symbols(struct job *j);
+int sol_hash_take(struct job *j);
+int sol_intact(struct job *j);
+int skip_checked(struct job *j);
 
 /* grade_check.c: the verdict on the dump from a process that runs no student code (1: every
  * case passed), and the speed case's times against the reference (1: nothing found). */

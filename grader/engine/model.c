@@ -168,6 +168,7 @@ double task_speed_threshold(const struct task *t) { return t->speed_threshold; }
 const char *task_sanitize_case(const struct task *t) { return t->sanitize_case; }
 size_t task_sanitizer_count(const struct task *t) { return t->sanitizers.n; }
 size_t task_forbid_count(const struct task *t) { return t->forbid.n; }
+size_t task_allow_count(const struct task *t) { return t->allow.n; }
 size_t task_hint_count(const struct task *t) { return t->hints.n; }
 double task_rtol(const struct task *t) { return t->rtol; }
 double task_atol(const struct task *t) { return t->atol; }
@@ -182,6 +183,11 @@ const char *task_sanitizer(const struct task *t, size_t i)
 const char *task_forbid(const struct task *t, size_t i)
 {
     return i < t->forbid.n ? t->forbid.v[i] : NULL;
+}
+
+const char *task_allow(const struct task *t, size_t i)
+{
+    return i < t->allow.n ? t->allow.v[i] : NULL;
 }
 
 const char *task_hint(const struct task *t, size_t i)

@@ -156,6 +156,9 @@ size_t task_sanitizer_count(const struct task *t);      /* memcheck always first
 const char *task_sanitizer(const struct task *t, size_t i);
 size_t task_forbid_count(const struct task *t);
 const char *task_forbid(const struct task *t, size_t i);
+/* lesson.ini allow: names the task may call beyond objcheck's list ("cudaMemAdvise") */
+size_t task_allow_count(const struct task *t);
+const char *task_allow(const struct task *t, size_t i);
 double task_rtol(const struct task *t);                 /* < 0: the harness' own */
 double task_atol(const struct task *t);                 /* < 0: the harness' own */
 size_t task_hint_count(const struct task *t);           /* hint.1, hint.2, ... in order */

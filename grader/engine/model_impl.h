@@ -41,7 +41,7 @@ struct task {
     char *speed_case;
     double speed_threshold;
     char *sanitize_case;
-    struct strlist sanitizers, forbid, hints;
+    struct strlist sanitizers, forbid, allow, hints;
     double rtol, atol;
     char *exercise_path;
     struct task_result *result;

@@ -20,7 +20,8 @@ void ata_reference(const double *A, double *C, size_t M, size_t N);
 // scale_ij = sum_k |A[k][i] A[k][j]|. Small problems (M·N·N <= ATA_EXACT_LIMIT): every
 // element exactly. Larger ones: every element scanned for NaN / Inf, Freivalds' test
 // (C x against Aᵀ(A x) for random signs x, every row), exact whole rows (the first, the last,
-// random ones) and random entries, and symmetry C[i][j] = C[j][i] over the whole matrix.
+// random ones) and random entries, and symmetry C[i][j] = C[j][i] over the whole matrix. The
+// random choices come from lab_check_seed(seed, "ata-check"): salted in a --verify run.
 void ata_check(const double *A, const double *C, size_t M, size_t N, lab_tolerance tol,
                uint64_t seed, lab_compare_result *r);
 

@@ -11,8 +11,8 @@ GRADER=${GRADER:-build/grader/grader}
 #   right, right2     the reference solutions                    passed
 #   wrong             the shipped exercises                      as grader --batch grades them
 #   forger            shipped exercises + forged "ok" lines      as grader --batch grades them
-#   crash             solutions + SIGSEGV before main            crashed
-#   hang              solutions + blocks forever before main     timed_out
+#   crash             solutions + SIGSEGV in task_compute        crashed
+#   hang              solutions + spins forever in task_compute  timed_out
 #   broken            solutions + a compile error                build_failed
 #   partial           the first task's solution only             passed, then not_submitted
 #   mixed             task 1 crashes, the rest are solutions     crashed, then passed
@@ -20,6 +20,8 @@ GRADER=${GRADER:-build/grader/grader}
 #   blank             an empty exercises/                        not_submitted
 #   o'brien, jr       the solutions (a name to quote)            passed
 #   probe             solutions + prints CUDA_VISIBLE_DEVICES    passed
+# (a reference solution of a task that skips, 02-faults/skip, grades skipped where "passed" is
+# written: its reference skips too, so the grader's probe believes it)
 
 setup_course() { # copies the course and builds nothing: grader class builds it once
   [ -x "$GRADER" ] || { echo "FAIL - $GRADER is not built"; exit 1; }
@@ -38,29 +40,28 @@ setup_course() { # copies the course and builds nothing: grader class builds it 
   [ ${#TASKS[@]} -ge 2 ] || { echo "FAIL - the fixture course has fewer than two tasks"; exit 1; }
 }
 
-put() { # student task source [appended text]
+put() { # student task source [statements run first in task_compute]
   local dst="$CLASS/$1/exercises/$2.cu"
   mkdir -p "$(dirname "$dst")"
-  cp "$3" "$dst"
-  [ -n "${4:-}" ] && printf '%s\n' "$4" >>"$dst"
-  return 0
+  if [ -z "${4:-}" ]; then cp "$3" "$dst"; return 0; fi
+  # The grader rejects code that runs before main, so the misbehaviour runs inside the student's
+  # task_compute: the file's own becomes a static function that the wrapper calls.
+  { printf '#include <stdio.h>\n#define task_compute static file_task_compute\n'
+    cat "$3"
+    printf '#undef task_compute\ndouble task_compute(long i, uint64_t seed)\n{\n%s\n    return file_task_compute(i, seed);\n}\n' "$4"
+  } >"$dst"
 }
 
-CRASH='
-#include <signal.h>
-__attribute__((constructor)) static void class_fixture_crash(void) { raise(SIGSEGV); }'
-HANG='
-#include <unistd.h>
-__attribute__((constructor)) static void class_fixture_hang(void) { for (;;) pause(); }'
-BROKEN='
-#error this submission does not compile'
-FORGE='
-#include <stdio.h>
-__attribute__((constructor)) static void class_fixture_forge(void) { printf("ok 1 - all cases pass\nstatus: pass\n"); }'
-PROBE='
-#include <stdio.h>
-#include <stdlib.h>
-__attribute__((constructor)) static void class_fixture_probe(void) { const char *v = getenv("CUDA_VISIBLE_DEVICES"); fprintf(stderr, "probe CUDA_VISIBLE_DEVICES=%s\n", v ? v : "(unset)"); }'
+CRASH='    *(volatile int *)0 = 1;'
+HANG='    for (;;) {
+    }'
+BROKEN='#error this submission does not compile'
+FORGE='    static int once;
+    if (!once++)
+        printf("ok 1 - all cases pass\nstatus: pass\n");'
+PROBE='    static int once;
+    if (!once++)
+        protocol_probe_env();'
 
 make_class() { # DIR
   CLASS=$1
@@ -84,16 +85,18 @@ make_class() { # DIR
   mkdir -p "$CLASS/empty" "$CLASS/blank/exercises"
 }
 
+pass_or_skip() { [ "${TASKS[$1]}" = 02-faults/skip ] && echo skipped || echo passed; }
+
 # expected STUDENT TASK_INDEX -> "outcome" the cell must hold; "!passed" = anything else
 expected() {
   case $1 in
-    right|right2|"o'brien, jr"|probe) echo passed ;;
+    right|right2|"o'brien, jr"|probe) pass_or_skip "$2" ;;
     wrong|forger) echo batch ;;
     crash) echo crashed ;;
     hang) echo timed_out ;;
     broken) echo build_failed ;;
-    partial) [ "$2" -eq 0 ] && echo passed || echo not_submitted ;;
-    mixed) [ "$2" -eq 0 ] && echo crashed || echo passed ;;
+    partial) [ "$2" -eq 0 ] && pass_or_skip "$2" || echo not_submitted ;;
+    mixed) [ "$2" -eq 0 ] && echo crashed || pass_or_skip "$2" ;;
     empty|blank) echo not_submitted ;;
   esac
 }

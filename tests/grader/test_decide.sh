@@ -17,6 +17,7 @@ speed_lesson() { # dir
     printf '#include "protocol.h"\nint main(int c, char **v) { return protocol_main("%s", c, v); }\n' \
       "$t" >"$l/${t}_harness.cu"
     cp "$1/solutions/01-basics/pass.cu" "$1/exercises/05-speed/$t.cu"
+    cp "$1/lessons/01-basics/pass.h" "$l/$t.h" # the contract the object check reads
   done
   { cat "$1/solutions/01-basics/pass.cu"; echo 'double task_floor_ms(void) { return 1e9; }'; } \
     >"$1/solutions/05-speed/implausible.cu"

@@ -14,9 +14,10 @@ rc=$?
 
 py_json "every task has its outcome" '
 want = {"pass": "passed", "wrong": "wrong", "forged": "wrong", "slow": "too_slow",
-        "forbidden": "build_failed", "sanfail": "sanitizer", "crash": "crashed",
+        "forbidden": "rejected", "sanfail": "sanitizer", "crash": "crashed",
         "hang": "timed_out", "flood": "crashed", "forkloop": "crashed",
-        "cudaerr": "cuda_error", "skip": "skipped", "builderr": "build_failed"}
+        "cudaerr": "cuda_error", "skip": "skipped", "fakeskip": "crashed",
+        "builderr": "build_failed"}
 got = {t["task"]: t["outcome"] for t in d["tasks"]}
 assert got == want, {k: (got.get(k), v) for k, v in want.items() if got.get(k) != v}
 ' "$TEST_TMP/all.json"
@@ -51,10 +52,11 @@ assert t["speed"]["measured"] and t["speed"]["ratio"] < 0.5 and t["speed"]["thre
 assert all(c["status"] == "pass" for c in t["cases"])
 ' "$TEST_TMP/all.json"
 
-py_json "a forbidden symbol fails the build with the symbol named" '
+py_json "a forbidden symbol is rejected with the symbol, file and line named" '
 t = next(t for t in d["tasks"] if t["task"] == "forbidden")
 assert t["forbidden"] == ["cublas_shortcut"], t["forbidden"]
 assert "forbid = cublas" in t["reason"], t["reason"]
+assert t["reason"].startswith("exercises/01-basics/forbidden.cu:4: uses cublas_shortcut"), t["reason"]
 ' "$TEST_TMP/all.json"
 
 py_json "a sanitizer finding has tool, kind, kernel and file:line" '
@@ -80,6 +82,12 @@ t = {t["task"]: t for t in d["tasks"]}
 assert "cudaMalloc" in t["cudaerr"]["reason"] and t["cudaerr"]["exit_status"] == 3
 assert t["skip"]["reason"].startswith("'"$skip_why"'"), t["skip"]["reason"]
 assert "SKIP" not in t["skip"]["reason"] and t["skip"]["max_score"] == 0
+' "$TEST_TMP/all.json"
+
+py_json "a skip the reference does not agree with (it computes) is a crash" '
+t = next(t for t in d["tasks"] if t["task"] == "fakeskip")
+assert t["reason"] == "exited 77 (skip) but this machine has a usable GPU", t["reason"]
+assert t["score"] == 0 and t["max_score"] == 1, t
 ' "$TEST_TMP/all.json"
 
 py_json "a build error has the compiler diagnostic with file:line" '

@@ -20,6 +20,12 @@ if "$GRADER" doctor --root "$course" | grep -q "^ok    sandbox"; then
     --output "$TEST_TMP/nb.json" 2>/dev/null
   py_json "sandboxed --no-build: the binary make left is graded" \
     'assert d["tasks"][0]["outcome"] == "passed", d["tasks"][0]' "$TEST_TMP/nb.json"
+  "$GRADER" --batch --root "$course" --seed 5 --no-sanitize --no-sandbox pass --format json \
+    --output "$TEST_TMP/ns.json" 2>"$TEST_TMP/ns.err"
+  [ "$(grep -c "^grader: warning: --no-sandbox: student code runs unsandboxed" "$TEST_TMP/ns.err")" -eq 1 ] &&
+    ok "--no-sandbox: one warning line" || bad "--no-sandbox: $(cat "$TEST_TMP/ns.err")"
+  py_json "--no-sandbox: graded the same" 'assert d["tasks"][0]["outcome"] == "passed", d["tasks"][0]' \
+    "$TEST_TMP/ns.json"
 else
   echo "note: no sandbox here; only the fallback is checked"
 fi

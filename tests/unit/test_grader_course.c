@@ -23,7 +23,7 @@ static void the_fixture_loads_with_its_two_errors(void **state)
     assert_int_equal(course_error_count(c), 2);
     assert_non_null(strstr(course_error(c, 0), "lessons/03-missing/lesson.ini: missing"));
     assert_non_null(strstr(course_error(c, 1), "lessons/04-malformed/lesson.ini:4: "));
-    assert_int_equal(course_task_count(c), 13);
+    assert_int_equal(course_task_count(c), 14);
     const struct lesson *l = course_lesson(c, 0);
     assert_string_equal(lesson_id(l), "01-basics");
     assert_string_equal(lesson_title(l), "Fixture basics");

@@ -16,6 +16,7 @@ static void defaults(void **state)
     char *argv[] = {"prog"};
     assert_int_equal(parse(&o, 1, argv), 0);
     assert_int_equal(o.seed, 1);
+    assert_false(o.has_check_seed);
     assert_int_equal(o.reps, -1);
     assert_int_equal(o.warmup, -1);
     assert_true(o.rtol < 0 && o.atol < 0);
@@ -28,14 +29,16 @@ static void every_option(void **state)
 {
     (void)state;
     lab_options o;
-    char a[][32] = {"prog", "--seed", "123", "--reps=7", "--warmup", "0", "--case", "a,b", "--case=c",
+    char a[][40] = {"prog", "--seed", "123", "--reps=7", "--warmup", "0", "--case", "a,b", "--case=c",
                     "--report", "r.tap", "--dump", "d", "--rtol", "1e-3", "--device", "2",
-                    "--flush-l2", "--quick", "--list", "3", "1", "--csv", "out"};
+                    "--flush-l2", "--quick", "--list", "3", "1", "--csv", "out",
+                    "--check-seed=18446744073709551615"};
     char *argv[sizeof a / sizeof *a];
     for (size_t i = 0; i < sizeof a / sizeof *a; i++)
         argv[i] = a[i];
     assert_int_equal(parse(&o, (int)(sizeof a / sizeof *a), argv), 0);
     assert_int_equal(o.seed, 123);
+    assert_true(o.has_check_seed && o.check_seed == UINT64_MAX);
     assert_int_equal(o.reps, 7);
     assert_int_equal(o.warmup, 0);
     assert_int_equal(o.n_cases, 3);
@@ -60,6 +63,7 @@ static void errors(void **state)
         {"prog", "--nope", NULL},  {"prog", "--reps", "0"},   {"prog", "--reps", "x"},
         {"prog", "--seed", "-1"},  {"prog", "--rtol", "-2"},  {"prog", "--report", NULL},
         {"prog", "banana", NULL},  {"prog", "--dump=", NULL}, {"prog", "--warmup", "3x"},
+        {"prog", "--check-seed", "-3"}, {"prog", "--check-seed", "x"}, {"prog", "--check-seed", NULL},
     };
     FILE *saved = stderr;
     stderr = fopen("/dev/null", "w"); // the one-line messages are not this test's business

@@ -115,6 +115,9 @@ static void gemm_freivalds_path(void **state)
     gemm g = make_gemm(1400, 1400, 1100); // 2.16e9 > 2^31 multiply-adds
     assert_true(g.M * g.N * g.K > LAB_GEMM_EXACT_LIMIT);
     assert_true(gemm_passes(&g));
+    lab_check_salt_fresh(); // a right answer passes wherever the check looks
+    assert_true(gemm_passes(&g));
+    lab_check_salt_set(0);
     float *saved = malloc(g.M * g.N * 4);
     memcpy(saved, g.C, g.M * g.N * 4);
     for (size_t i = 0; i < g.M; i++)

@@ -1,0 +1,2 @@
+/* broken.h — the TUI course task's contract: the student implements f. */
+int f(int i);

@@ -1,0 +1,262 @@
+/* Unit tests of objcheck (grader/engine/objcheck*.c): tiny objects compiled here with gcc and
+ * g++ (-g, so the reasons carry lines), judged by the real tools; the forbid matcher and the
+ * contract reader on their own. With OBJCHECK_COURSE=ROOT (tests/grader/test_objcheck_course.sh)
+ * it also checks that every exercise and solution object of that course is accepted. */
+#include "cmocka_all.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "model.h"
+#include "model_impl.h"
+#include "objcheck.h"
+
+static char dir[] = "/tmp/objcheck-test-XXXXXX";
+
+/* Compiles src (C, or C++ when cxx) into DIR/ex.o and judges it as the exercise
+ * exercises/01-x/ex.cu with the contract `matmul_naive` and the given forbid/allow words. */
+static struct objcheck_verdict judge(const char *src, int cxx, const char *forbid,
+                                     const char *allow)
+{
+    /* in a folder 01-x, as the line table of exercises/01-x/ex.c would name it */
+    char *sub = xasprintf("%s/01-x", dir);
+    mkdir(sub, 0755);
+    free(sub);
+    char *path = xasprintf("%s/01-x/ex.%s", dir, cxx ? "cc" : "c");
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(src, f);
+    fclose(f);
+    char *cmd = xasprintf("%s -g -O1 -c %s -o %s/ex.o", cxx ? "g++" : "gcc", path, dir);
+    assert_int_equal(system(cmd), 0);
+    struct strlist contract = {0}, fb = {0}, al = {0};
+    strlist_push(&contract, "matmul_naive");
+    if (forbid)
+        strlist_push(&fb, forbid);
+    if (allow)
+        strlist_push(&al, allow);
+    struct objcheck_rules rules = {cxx ? "exercises/01-x/ex.cc" : "exercises/01-x/ex.c", path,
+                                   &contract, &al, &fb};
+    struct objcheck_verdict v;
+    char err[512];
+    char *obj = xasprintf("%s/ex.o", dir);
+    assert_int_equal(objcheck_object(obj, dir, &rules, &v, err, sizeof err), 0);
+    strlist_free(&contract);
+    strlist_free(&fb);
+    strlist_free(&al);
+    free(obj);
+    free(cmd);
+    free(path);
+    return v;
+}
+
+#define EXPECT(v, text)                                                                         \
+    do {                                                                                        \
+        if (!strstr((v).reason, text))                                                          \
+            fail_msg("reason \"%s\" lacks \"%s\"", (v).reason, text);                           \
+        assert_true((v).rejected);                                                              \
+        objcheck_verdict_free(&(v));                                                            \
+    } while (0)
+
+static void plain_contract_function_is_accepted(void **state)
+{
+    (void)state;
+    struct objcheck_verdict v = judge("#include <stdio.h>\n#include <stdlib.h>\n#include <math.h>\n"
+                                      "static float twice(float x) { return 2 * x; }\n"
+                                      "void matmul_naive(float *x) {\n"
+                                      "  float *t = malloc(4); printf(\"%f\\n\", sqrtf(twice(*x)));\n"
+                                      "  free(t);\n}\n", 0, NULL, NULL);
+    assert_false(v.rejected);
+    assert_string_equal(v.reason, "");
+    objcheck_verdict_free(&v);
+}
+
+static void fopen_is_named_with_its_line(void **state)
+{
+    (void)state;
+    struct objcheck_verdict v = judge("#include <stdio.h>\nvoid matmul_naive(void)\n{\n"
+                                      "  FILE *f = fopen(\"/etc/passwd\", \"r\");\n  (void)f;\n}\n",
+                                      0, NULL, NULL);
+    EXPECT(v, "exercises/01-x/ex.c:4: calls fopen — an exercise may not open");
+}
+
+static void an_allow_word_lets_a_call_through(void **state)
+{
+    (void)state;
+    struct objcheck_verdict v = judge("#include <stdlib.h>\nvoid matmul_naive(void) { getenv(\"X\"); }\n",
+                                      0, NULL, "getenv");
+    assert_false(v.rejected);
+    objcheck_verdict_free(&v);
+    v = judge("#include <stdlib.h>\nvoid matmul_naive(void) { getenv(\"X\"); }\n", 0, NULL, NULL);
+    EXPECT(v, "ex.c:2: calls getenv — an exercise may not read or change the environment");
+}
+
+static void fork_threads_mprotect_clock(void **state)
+{
+    (void)state;
+    struct objcheck_verdict v =
+        judge("#include <unistd.h>\nvoid matmul_naive(void) { fork(); }\n", 0, NULL, NULL);
+    EXPECT(v, "calls fork — an exercise may not start");
+    v = judge("#include <pthread.h>\nstatic void *run(void *a) { return a; }\n"
+              "void matmul_naive(void) { pthread_t t; pthread_create(&t, 0, run, 0); }\n", 0, NULL,
+              NULL);
+    EXPECT(v, "ex.c:3: calls pthread_create — an exercise may not start threads");
+    v = judge("#include <sys/mman.h>\nvoid matmul_naive(void) { mprotect(0, 0, 7); }\n", 0, NULL,
+              NULL);
+    EXPECT(v, "calls mprotect");
+    v = judge("#include <time.h>\nvoid matmul_naive(void) { struct timespec t;\n"
+              "  clock_gettime(CLOCK_MONOTONIC, &t); }\n", 0, NULL, NULL);
+    EXPECT(v, "ex.c:3: calls clock_gettime — timing belongs to the harness");
+}
+
+static void definitions_that_replace_the_programs_own(void **state)
+{
+    (void)state;
+    struct objcheck_verdict v = judge("int cudaEventElapsedTime(float *ms, void *a, void *b)\n"
+                                      "{ (void)a; (void)b; *ms = 0.001f; return 0; }\n"
+                                      "void matmul_naive(void) {}\n", 0, NULL, NULL);
+    EXPECT(v, "ex.c:2: defines cudaEventElapsedTime — an exercise may define only");
+    v = judge("double lab_bench;\nvoid matmul_naive(void) {}\n", 0, NULL, NULL);
+    EXPECT(v, "ex.c:1: defines lab_bench");
+    v = judge("void *operator new(unsigned long n) { return (void *)n; }\n"
+              "extern \"C\" void matmul_naive(void) {}\n", 1, NULL, NULL);
+    EXPECT(v, "defines operator new(unsigned long)");
+}
+
+static void code_before_main(void **state)
+{
+    (void)state;
+    struct objcheck_verdict v = judge("#include <stdio.h>\n__attribute__((constructor)) "
+                                      "static void early(void) { puts(\"x\"); }\n"
+                                      "void matmul_naive(void) {}\n", 0, NULL, NULL);
+    EXPECT(v, "ex.c:2: early runs before or after main");
+    v = judge("#include <cstdio>\nstruct G { G() { std::puts(\"x\"); } };\nstatic G g;\n"
+              "extern \"C\" void matmul_naive(void) {}\n", 1, NULL, NULL);
+    EXPECT(v, "runs before or after main");
+}
+
+static void raw_syscall_instruction(void **state)
+{
+    (void)state;
+    struct objcheck_verdict v = judge("void matmul_naive(void)\n{\n  long r;\n"
+                                      "  __asm__ volatile(\"syscall\" : \"=a\"(r) : \"a\"(39L) : "
+                                      "\"rcx\", \"r11\", \"memory\");\n}\n", 0, NULL, NULL);
+    EXPECT(v, "ex.c:4: a system call instruction in matmul_naive");
+}
+
+static void forbid_by_prefix_and_namespace(void **state)
+{
+    (void)state;
+    const char *cube = "void histogram_cube_kernel(float *x) { x[0] = 1; }\n"
+                       "extern \"C\" void matmul_naive(float *x) { histogram_cube_kernel(x); }\n";
+    struct objcheck_verdict v = judge(cube, 1, "cub", NULL);
+    assert_false(v.rejected);
+    assert_int_equal(v.forbidden.n, 0);
+    objcheck_verdict_free(&v);
+    v = judge("namespace cub { void Sum(float *x); }\n"
+              "extern \"C\" void matmul_naive(float *x) { cub::Sum(x); }\n", 1, "cub", NULL);
+    assert_int_equal(v.forbidden.n, 1);
+    assert_string_equal(v.forbidden.v[0], "cub::Sum(float*)");
+    EXPECT(v, "ex.cc:2: uses cub::Sum(float*) (forbid = cub)");
+    v = judge("int cublasSgemm_v2(void);\nvoid matmul_naive(void) { cublasSgemm_v2(); }\n", 0,
+              "cublas", NULL);
+    EXPECT(v, "ex.c:2: uses cublasSgemm_v2 (forbid = cublas)");
+}
+
+static void forbid_matcher(void **state)
+{
+    (void)state;
+    assert_true(objcheck_forbid_match("cublas", "cublasLtMatmul", "cublasLtMatmul"));
+    assert_false(objcheck_forbid_match("cub", "_Z21histogram_cube_kernelPf",
+                                       "histogram_cube_kernel(float*)"));
+    assert_true(objcheck_forbid_match("cub", "_Z1fv", "void f<cub::Max>(int)"));
+    assert_false(objcheck_forbid_match("cub", "_Z1fv", "void f<mycub::Max>(int)"));
+    assert_true(objcheck_forbid_match("thrust", "_Z1fv", "thrust::reduce(int)"));
+    assert_false(objcheck_forbid_match("cub", "cubic_root", "cubic_root") &&
+                 !objcheck_forbid_match("cub", "cubic_root", "cubic_root"));
+}
+
+static void contract_header_names(void **state)
+{
+    (void)state;
+    char *h = xasprintf("%s/t.h", dir);
+    FILE *f = fopen(h, "w");
+    assert_non_null(f);
+    fputs("/* matmul(): not this */\n#define CHECK(x) check(x)\n#ifdef __cplusplus\n"
+          "extern \"C\" {\n#endif\ntypedef void (*fn)(int);\n"
+          "void matmul_naive(const float *A, int n); // helper(x)\n"
+          "static inline int keep(int x) { return other(x); }\n"
+          "#ifdef __cplusplus\n}\n#endif\n", f);
+    fclose(f);
+    struct strlist names = {0};
+    assert_int_equal(objcheck_contract(h, &names), 0);
+    assert_int_equal(names.n, 2);
+    assert_string_equal(names.v[0], "matmul_naive");
+    assert_string_equal(names.v[1], "keep");
+    strlist_free(&names);
+    assert_int_equal(objcheck_contract("/nonexistent/t.h", &names), -1);
+    free(h);
+}
+
+/* Every exercise and solution object of the course at OBJCHECK_COURSE is accepted. */
+static void course_objects_are_accepted(void **state)
+{
+    (void)state;
+    const char *root = getenv("OBJCHECK_COURSE");
+    if (!root || !root[0])
+        skip();
+    struct course *c = course_load(root);
+    assert_true(course_task_count(c) > 0);
+    for (size_t i = 0; i < course_task_count(c); i++) {
+        const struct task *t = course_task(c, i);
+        const char *lid = lesson_id(task_lesson(t));
+        char *h = xasprintf("%s/%s.h", lesson_dir(task_lesson(t)), task_name(t));
+        struct strlist contract = {0};
+        assert_int_equal(objcheck_contract(h, &contract), 0);
+        for (int k = 0; k < 2; k++) {
+            const char *kind = k ? "solutions" : "exercises";
+            char *obj = xasprintf("%s/build/obj/%s/%s/%s.o", root, kind, lid, task_name(t));
+            char *src = xasprintf("%s/%s/%s/%s.cu", root, kind, lid, task_name(t));
+            struct objcheck_rules rules = {src, src, &contract, &t->allow, &t->forbid};
+            struct objcheck_verdict v;
+            char err[512] = "";
+            int rc = objcheck_object(obj, dir, &rules, &v, err, sizeof err);
+            if (rc || v.rejected)
+                fail_msg("%s: %s", obj, rc ? err : v.reason);
+            objcheck_verdict_free(&v);
+            free(obj);
+            free(src);
+        }
+        strlist_free(&contract);
+        free(h);
+    }
+    course_free(c);
+}
+
+int main(void)
+{
+    if (!mkdtemp(dir))
+        return 1;
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(plain_contract_function_is_accepted),
+        cmocka_unit_test(fopen_is_named_with_its_line),
+        cmocka_unit_test(an_allow_word_lets_a_call_through),
+        cmocka_unit_test(fork_threads_mprotect_clock),
+        cmocka_unit_test(definitions_that_replace_the_programs_own),
+        cmocka_unit_test(code_before_main),
+        cmocka_unit_test(raw_syscall_instruction),
+        cmocka_unit_test(forbid_by_prefix_and_namespace),
+        cmocka_unit_test(forbid_matcher),
+        cmocka_unit_test(contract_header_names),
+        cmocka_unit_test(course_objects_are_accepted),
+    };
+    int rc = cmocka_run_group_tests(tests, NULL, NULL);
+    char *cmd = xasprintf("rm -rf %s", dir);
+    if (system(cmd) != 0)
+        rc = 1;
+    free(cmd);
+    return rc;
+}
