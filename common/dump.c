@@ -2,6 +2,7 @@
 // a verifier that runs none of it. One text header line, then the raw elements.
 #include "lab.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
@@ -38,8 +39,25 @@ int lab_dump_exists(const char *dir, const char *case_name, int rep, const char 
 {
     char path[4096];
     struct stat sb;
-    dump_path(path, sizeof path, dir, case_name, rep, buffer);
-    return stat(path, &sb) == 0;
+    if (buffer) {
+        dump_path(path, sizeof path, dir, case_name, rep, buffer);
+        return stat(path, &sb) == 0;
+    }
+    int n = snprintf(path, sizeof path, "%s.rep%d.", case_name, rep);
+    DIR *d = opendir(dir);
+    if (!d || n < 0 || (size_t)n >= sizeof path) {
+        if (d)
+            closedir(d);
+        return 0;
+    }
+    int found = 0;
+    for (struct dirent *e; !found && (e = readdir(d));) {
+        size_t len = strlen(e->d_name);
+        found = strncmp(e->d_name, path, (size_t)n) == 0 && len > (size_t)n + 4 &&
+                strcmp(e->d_name + len - 4, ".bin") == 0;
+    }
+    closedir(d);
+    return found;
 }
 
 int lab_dump_write(const char *dir, const char *task, const char *case_name, int rep,

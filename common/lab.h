@@ -335,7 +335,8 @@ int lab_dump_write(const char *dir, const char *task, const char *case_name, int
  * same task, case, repetition, buffer, seed, type and count. */
 int lab_dump_read(const char *dir, const char *task, const char *case_name, int rep,
                   uint64_t seed, const lab_buffer *b, char *err, size_t errlen);
-/* 1 when DIR/<case>.rep<R>.<buffer>.bin exists. */
+/* 1 when DIR/<case>.rep<R>.<buffer>.bin exists; buffer NULL: any buffer of that repetition
+ * (the verifier asks this before it draws a repetition's inputs, which may cost seconds). */
 int lab_dump_exists(const char *dir, const char *case_name, int rep, const char *buffer);
 
 /* ======================================================================= repetitions */

@@ -44,6 +44,8 @@ void grade_opts_init(struct grade_opts *o)
     o->gpu = -1;
     o->sanitize = 1;
     o->build = 1;
+    o->ref_max_age_s = 300;
+    o->ref_max_uses = 8;
     o->output_cap_bytes = (size_t)1 << 20;
     o->make = "make";
     long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
@@ -114,6 +116,14 @@ void job_spec_student(struct job *j, struct run_spec *s, char *const *argv, doub
     s->sandbox = j->o->no_sandbox ? NULL : &j->sb;
     s->disk_dir = j->scratch;
     s->disk_bytes = SCRATCH_BYTES;
+}
+
+void job_run_gpu(const struct job *j, const struct run_spec *s, struct run_result *res,
+                 enum gpu_use use)
+{
+    int lock = gpu_lock_take(j->o->gpu_lock, use);
+    run_sandboxed(s, res);
+    gpu_lock_drop(lock);
 }
 
 /* First line of a file that satisfies pred (or the first non-empty line), malloc'd; "" if none. */
@@ -307,7 +317,7 @@ static int step_run(struct job *j, const char *dump, const char *report)
     s.stdout_path = r->stdout_path;
     s.stderr_path = r->stderr_path;
     struct run_result res;
-    run_sandboxed(&s, &res);
+    job_run_gpu(j, &s, &res, GPU_TIMED);
     char how[256];
     run_describe(&s, &res, how, sizeof how);
     free(argv);

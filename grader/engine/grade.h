@@ -61,6 +61,14 @@ struct grade_opts {
     int sanitize;               /* 1: run compute-sanitizer (default); 0: skip that step */
     int build;                  /* 1: run make first (default); 0: use the binaries as they are */
     int no_sandbox;             /* 1: student code runs without bubblewrap (measurement only) */
+    /* Gradings that share a GPU (gpulock.h): the lock file of this grading's GPU; NULL: none. */
+    const char *gpu_lock;
+    /* The reference's time shared by a class's gradings on one GPU (refcache.h): the cache's
+     * directory (NULL: the reference is timed for every grading), how old a measurement may
+     * be and how many gradings it may serve before the reference is timed again. */
+    const char *ref_cache;
+    double ref_max_age_s;       /* default 300 */
+    int ref_max_uses;           /* default 8 */
     size_t output_cap_bytes;    /* per captured stream of a child (default 1 MiB) */
     /* RLIMIT_DATA of the exercise's process (runner.h says why not RLIMIT_AS); default half
      * of the machine's memory; 0: none. */

@@ -2,9 +2,12 @@
  * exercise's dump, and the reference's time on the speed case. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <math.h>
 #include <string.h>
+#include <time.h>
 
 #include "grade_job.h"
+#include "refcache.h"
 #include "tap.h"
 
 static enum case_status status_of(const char *s)
@@ -122,9 +125,10 @@ const struct case_result *job_flagged_case(const struct task_result *r, const ch
     return NULL;
 }
 
-/* Runs the reference on the speed case: its median time and its floor (the least time any
- * correct run can take on this GPU), each < 0 when its report did not give it. */
-static void run_reference(struct job *j, const char *speed_case, double *ref_ms, double *floor_ms)
+/* Runs the reference on the speed case, holding the GPU for a timed run: its times and its
+ * floor (the least time any correct run can take on this GPU), each < 0 when its report did
+ * not give it. */
+static void run_reference(struct job *j, const char *speed_case, struct ref_time *t)
 {
     char *report = job_work_file(j, "reference.tap");
     char *out = job_work_file(j, "reference.out");
@@ -135,15 +139,39 @@ static void run_reference(struct job *j, const char *speed_case, double *ref_ms,
     job_spec_init(j, &s, argv, j->o->verify_timeout_s);
     s.stdout_path = s.stderr_path = out;
     struct run_result res;
-    run_sandboxed(&s, &res);
+    job_run_gpu(j, &s, &res, GPU_TIMED);
     struct tap_report ref;
     tap_parse_file(report, &ref);
     const struct tap_case *tc = tap_find(&ref, speed_case);
-    *ref_ms = tc ? tc->time_ms : -1;
-    *floor_ms = tc ? tc->floor_ms : -1;
+    t->ms = tc ? tc->time_ms : -1;
+    t->min_ms = tc ? tc->time_min_ms : -1;
+    t->max_ms = tc ? tc->time_max_ms : -1;
+    t->floor_ms = tc ? tc->floor_ms : -1;
     tap_report_free(&ref);
     free(report);
     free(out);
+}
+
+/* The reference's time for this grading: with a class's cache (refcache.h), a measurement
+ * an earlier grading on this GPU made while it may still serve, else a fresh one (shared in
+ * turn). The cache is an economy, never a verdict: when it fails, the reference is timed. */
+static void reference_time(struct job *j, const char *speed_case, struct ref_time *t)
+{
+    const struct grade_opts *o = j->o;
+    char *key = o->ref_cache ? xasprintf("%s__%s__%s", lesson_id(task_lesson(j->t)),
+                                         task_name(j->t), speed_case)
+                             : NULL;
+    if (key && refcache_take(o->ref_cache, key, o->ref_max_age_s, o->ref_max_uses, t) == 1) {
+        j->r->ref_shared = 1;
+        struct timespec ts;
+        clock_gettime(CLOCK_REALTIME, &ts);
+        j->r->ref_age_s = fmax(0, ts.tv_sec + ts.tv_nsec * 1e-9 - t->at);
+    } else {
+        run_reference(j, speed_case, t);
+        if (key && t->ms > 0)
+            refcache_put(o->ref_cache, key, t);
+    }
+    free(key);
 }
 
 /* Times the reference on the speed case and records what the times say: a time below the
@@ -157,8 +185,11 @@ int step_speed(struct job *j)
     if (!sc)
         return 1;
     set_str(&r->speed_case, sc->name);
-    double ref_ms, floor_ms;
-    run_reference(j, sc->name, &ref_ms, &floor_ms);
+    struct ref_time rt;
+    reference_time(j, sc->name, &rt);
+    double ref_ms = rt.ms, floor_ms = rt.floor_ms;
+    r->ref_min_ms = rt.min_ms;
+    r->ref_max_ms = rt.max_ms;
     struct case_result *c = result_find_case(r, sc->name);
     c->ref_time_ms = ref_ms;
     r->time_ms = c->time_ms;

@@ -9,6 +9,7 @@
 #include <signal.h>
 
 #include "decide.h"
+#include "gpulock.h"
 #include "grade.h"
 #include "hash.h"
 #include "model_impl.h"
@@ -20,7 +21,9 @@
 #define MAX_FINDINGS 20
 
 /* One compute-sanitizer tool's run, for a thread of its own. */
+struct job;
 struct san_job {
+    const struct job *job;
     char *log;
     char *dump, *report; /* its own, so the run looks like the graded one (san_start) */
     char *argv[17];
@@ -66,6 +69,9 @@ int job_cancelled(const struct job *j);
 void job_spec_init(const struct job *j, struct run_spec *s, char *const *argv, double wall);
 /* The same for student code: sandboxed, in the scratch, with its disk bound. */
 void job_spec_student(struct job *j, struct run_spec *s, char *const *argv, double wall);
+/* run_sandboxed holding this grading's GPU lock (gpulock.h) for the use given. */
+void job_run_gpu(const struct job *j, const struct run_spec *s, struct run_result *res,
+                 enum gpu_use use);
 /* Records a fact of the grading (decide.h): the outcome it stands for and its reason. */
 void job_fact(struct job *j, enum grader_outcome o, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));

@@ -33,7 +33,7 @@ static char *find_sanitizer(const struct grade_opts *o)
 static void *san_thread(void *arg)
 {
     struct san_job *s = arg;
-    run_sandboxed(&s->spec, &s->res);
+    job_run_gpu(s->job, &s->spec, &s->res, GPU_SHARED);
     return NULL;
 }
 
@@ -113,6 +113,7 @@ void san_start(struct job *j)
         const char *tool = task_sanitizer(j->t, k);
         struct san_job *s = &j->san[k];
         char *name = xasprintf("sanitizer-%s.log", tool);
+        s->job = j;
         s->log = job_work_file(j, name);
         free(name);
         /* The exercise's options are those of its graded run (step_run), with a dump and a

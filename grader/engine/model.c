@@ -295,7 +295,7 @@ struct task_result *result_new(void)
     r->speed_case = xstrdup("");
     r->build_log_path = xstrdup("");
     r->exit_status = -1;
-    r->time_ms = r->ref_time_ms = -1;
+    r->time_ms = r->ref_time_ms = r->ref_min_ms = r->ref_max_ms = -1;
     return r;
 }
 

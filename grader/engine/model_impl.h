@@ -23,6 +23,9 @@ struct task_result {
     int speed_measured;
     char *speed_case;
     double speed_ratio, speed_threshold, time_ms, ref_time_ms;
+    double ref_min_ms, ref_max_ms; /* the reference's fastest and slowest repetition */
+    int ref_shared;                /* 1: ref_time_ms was measured for an earlier grading */
+    double ref_age_s;              /* how long before this grading (0 when its own) */
     struct sanitizer_run *sanitizer_runs;
     size_t n_sanitizer_runs;
     struct sanitizer_finding *findings;

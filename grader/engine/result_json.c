@@ -73,6 +73,10 @@ cJSON *result_to_json(const struct task_result *r)
     cJSON_AddNumberToObject(sp, "threshold", r->speed_threshold);
     add_num(sp, "time_ms", r->time_ms);
     add_num(sp, "ref_time_ms", r->ref_time_ms);
+    add_num(sp, "ref_min_ms", r->ref_min_ms);
+    add_num(sp, "ref_max_ms", r->ref_max_ms);
+    cJSON_AddBoolToObject(sp, "ref_shared", r->ref_shared);
+    cJSON_AddNumberToObject(sp, "ref_age_s", r->ref_age_s);
 
     cJSON *cases = cJSON_AddArrayToObject(o, "cases");
     for (size_t i = 0; i < r->n_cases; i++)
@@ -208,6 +212,10 @@ struct task_result *result_from_json(const cJSON *j)
         r->speed_threshold = fmax(0, jnum(sp, "threshold"));
         r->time_ms = jnum(sp, "time_ms");
         r->ref_time_ms = jnum(sp, "ref_time_ms");
+        r->ref_min_ms = jnum(sp, "ref_min_ms");
+        r->ref_max_ms = jnum(sp, "ref_max_ms");
+        r->ref_shared = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(sp, "ref_shared"));
+        r->ref_age_s = fmax(0, jnum(sp, "ref_age_s"));
     }
     const cJSON *x;
     cJSON_ArrayForEach(x, jarr(j, "cases")) {

@@ -57,7 +57,7 @@ static struct tap_case *add_case(struct tap_report *r, int number, int ok, const
     c->first_mismatch = xstrdup("");
     c->mismatches = xstrdup("");
     c->note = xstrdup("");
-    c->time_ms = c->floor_ms = c->throughput = c->max_abs_err = c->max_rel_err = -1;
+    c->time_ms = c->time_min_ms = c->time_max_ms = c->floor_ms = c->throughput = c->max_abs_err = c->max_rel_err = -1;
     c->checked = c->bad = -1;
     return c;
 }
@@ -69,6 +69,10 @@ static void yaml_key(struct tap_case *c, const char *key, const char *raw)
         set_str(&c->status, v);
     else if (strcmp(key, "time_ms") == 0)
         c->time_ms = to_double(v);
+    else if (strcmp(key, "time_min_ms") == 0)
+        c->time_min_ms = to_double(v);
+    else if (strcmp(key, "time_max_ms") == 0)
+        c->time_max_ms = to_double(v);
     else if (strcmp(key, "floor_ms") == 0)
         c->floor_ms = to_double(v);
     else if (strcmp(key, "throughput") == 0)

@@ -1,6 +1,7 @@
 # The dump of timed repetitions, without a GPU: each repetition's inputs come from its own seed,
-# the verifier checks every repetition dumped and wants LAB_DUMP_REPS of the speed case, and
-# the exercise's binary has no CPU reference and is linked with full RELRO.
+# the verifier checks every repetition dumped (and draws the inputs of no other) and wants
+# LAB_DUMP_REPS of the speed case, and the exercise's binary has no CPU reference and is linked
+# with full RELRO.
 source "$(dirname "$0")/../lib.sh"
 bin=build/solutions/05-texture/rotate_border
 ex=build/exercises/05-texture/rotate_border
@@ -15,6 +16,10 @@ expect_exit 0 "the speed case's reference dumped" $bin --dump-reference "$d" --s
 cmp -s "$d/$speed.rep0.out.bin" "$d/$speed.rep1.out.bin" && bad "two repetitions have different inputs, so outputs"
 expect_exit 0 "both repetitions pass --verify" $bin --verify "$d" --seed 5 --case $speed --report "$TEST_TMP/r.tap"
 expect_grep '^  reps_checked: 2$' "$TEST_TMP/r.tap" "the report says two repetitions were checked"
+# The verifier draws the inputs of the dumped repetitions only: with 100000 timed
+# repetitions named, drawing them all would take many minutes (a 1024x1024 image each).
+expect_exit 0 "100000 repetitions named, two dumped: verified at once" \
+  timeout 60 $bin --verify "$d" --seed 5 --case $speed --reps 100000
 
 # The first call's answer replayed on a later call: the later call's inputs differ.
 cp -r "$d" "$TEST_TMP/replay"
