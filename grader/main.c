@@ -50,6 +50,7 @@ static void usage(FILE *out)
           "  --no-sanitize     skip compute-sanitizer\n"
           "  --no-build        grade the binaries as built (no make)\n"
           "  --no-sandbox      run student code without bubblewrap (to measure what it costs)\n"
+          "  --no-objcheck     skip the check of what the object calls (to test the sandbox alone)\n"
           "  --gpu N           CUDA_VISIBLE_DEVICES=N for every child\n"
           "  --timeout S       wall-clock limit of each run of the exercise (default 60)\n"
           "  --build-timeout S wall-clock limit of each build (default 300)\n"
@@ -112,7 +113,7 @@ struct cli {
 enum {
     OPT_BATCH = 256, OPT_ROOT, OPT_FORMAT, OPT_OUTPUT, OPT_SEED, OPT_NO_SANITIZE, OPT_NO_BUILD,
     OPT_GPU, OPT_TIMEOUT, OPT_MEM_LIMIT, OPT_EXERCISES, OPT_EXBUILD, OPT_FORCE, OPT_NO_STATE,
-    OPT_NO_COLOR, OPT_OUTCOMES, OPT_BUILD_TIMEOUT, OPT_NO_SANDBOX,
+    OPT_NO_COLOR, OPT_OUTCOMES, OPT_BUILD_TIMEOUT, OPT_NO_SANDBOX, OPT_NO_OBJCHECK,
 };
 
 static const struct option long_opts[] = {
@@ -124,6 +125,7 @@ static const struct option long_opts[] = {
     {"no-sanitize", no_argument, NULL, OPT_NO_SANITIZE},
     {"no-build", no_argument, NULL, OPT_NO_BUILD},
     {"no-sandbox", no_argument, NULL, OPT_NO_SANDBOX},
+    {"no-objcheck", no_argument, NULL, OPT_NO_OBJCHECK},
     {"gpu", required_argument, NULL, OPT_GPU},
     {"timeout", required_argument, NULL, OPT_TIMEOUT},
     {"build-timeout", required_argument, NULL, OPT_BUILD_TIMEOUT},
@@ -210,6 +212,7 @@ static int parse_args(int argc, char **argv, struct cli *cl, struct grader_opts 
         case OPT_NO_SANITIZE: o->grade.sanitize = 0; break;
         case OPT_NO_BUILD: o->grade.build = 0; break;
         case OPT_NO_SANDBOX: o->grade.no_sandbox = 1; break;
+        case OPT_NO_OBJCHECK: o->grade.no_objcheck = 1; break;
         case OPT_FORCE: o->force = 1; break;
         case OPT_NO_STATE: cl->no_state = 1; break;
         case OPT_NO_COLOR: o->no_color = 1; break;
@@ -359,6 +362,9 @@ static int run_course(const char *root, struct cli *c, struct grader_opts *o)
         fputs("grader: warning: --no-sandbox: student code runs unsandboxed\n", stderr);
     else if (sandbox_unavailable())
         fprintf(stderr, "grader: warning: %s\n", sandbox_unavailable());
+    if (o->grade.no_objcheck)
+        fputs("grader: warning: --no-objcheck: what the exercise's object calls is not checked\n",
+              stderr);
     struct course *course = has_lessons ? course_load(root) : NULL;
     if (!course || (course_task_count(course) == 0 && course_error_count(course) == 0)) {
         course_free(course);

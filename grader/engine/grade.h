@@ -61,6 +61,7 @@ struct grade_opts {
     int sanitize;               /* 1: run compute-sanitizer (default); 0: skip that step */
     int build;                  /* 1: run make first (default); 0: use the binaries as they are */
     int no_sandbox;             /* 1: student code runs without bubblewrap (measurement only) */
+    int no_objcheck;            /* 1: no objcheck.h step (testing the sandbox alone) */
     /* Gradings that share a GPU (gpulock.h): the lock file of this grading's GPU; NULL: none. */
     const char *gpu_lock;
     /* The reference's time shared by a class's gradings on one GPU (refcache.h): the cache's

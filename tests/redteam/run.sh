@@ -10,6 +10,9 @@
 #   absent = TEXT             optional: the build log must not contain TEXT
 #   reason = TEXT             optional: the report's reason must contain TEXT
 #   build_timeout = S         optional: the grader's --build-timeout (default 120)
+#   sandbox = KEY[|KEY...]    optional: graded again with --no-objcheck, the outcome then: the
+#                             sandbox must hold by itself where the object check would have
+#                             stopped the attack first (a second row, "NAME/sandbox")
 # In TASK.cu, @ROOT@ becomes the course root and @HOME@ the grader's HOME, so that a case can
 # aim at the real files. A case fails when its outcome is not an expected one, the grader dies,
 # a file outside the scratch changes (course tree, solutions, build/solutions, .grader, HOME by
@@ -54,12 +57,48 @@ marked_procs() {
   echo $n
 }
 
-# grade_case NAME: one table row; returns 0 pass, 1 fail, 77 skip
+# grade_once LABEL EXPECT [GRADER OPTION...]: grades the prepared copy ($work, $copy, $task
+# and the case's keys from grade_case); one table row; returns 0 pass, 1 fail.
+grade_once() {
+  local label=$1 expect=$2; shift 2
+  local before after rc got left problems=""
+  rm -rf "$work/exbuild" "$work/report.json"
+  before=$(watched_sum)
+  REDTEAM_MARKER="$work" timeout 1200 "$GRADER" --batch "$task" --root "$ROOT" \
+    --exercises "$copy" --exbuild "$work/exbuild" --format json --output "$work/report.json" \
+    --no-state --timeout "$RUN_TIMEOUT" --build-timeout "${btime:-120}" "$@" 2>"$work/stderr"
+  rc=$?
+  sleep 1
+  after=$(watched_sum)
+  left=$(marked_procs "$work")
+  got=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["tasks"][0]["outcome"])' \
+        "$work/report.json" 2>/dev/null || echo "none")
+  if [ -n "$reason" ] && [ $# -eq 0 ] && ! python3 -c 'import json,sys
+sys.exit(sys.argv[2] not in json.load(open(sys.argv[1]))["tasks"][0]["reason"])' \
+      "$work/report.json" "$reason" 2>/dev/null; then
+    problems+=" the reason lacks '$reason';"
+  fi
+  case $rc in 0|1|77) ;; *) problems+=" grader exit $rc;" ;; esac
+  [[ "|$expect|" == *"|$got|"* ]] || problems+=" outcome $got;"
+  [ "$before" = "$after" ] || problems+=" files changed;"
+  [ "$left" -eq 0 ] || problems+=" $left process(es) left;"
+  if [ -n "$absent" ] && grep -rqsF -- "$absent" "$work/exbuild" "$work/stderr" "$work/report.json"; then
+    problems+=" the logs hold '$absent';"
+  fi
+  if find "$work/exbuild" -type d -name scratch 2>/dev/null | grep -q .; then problems+=" scratch left;"; fi
+  printf '%-22s %-28s %-14s %-8s %-6s %s\n' "$label" "$expect" "$got" \
+    "$([ "$before" = "$after" ] && echo none || echo CHANGED)" "$left" "${problems:-ok}"
+  [ -z "$problems" ] || { sed 's/^/    | /' "$work/stderr" | tail -n 5; return 1; }
+  return 0
+}
+
+# grade_case NAME: one table row (two with a sandbox key); returns 0 pass, 1 fail, 77 skip
 grade_case() {
   local name=$1 dir=$CASES/$1 c=$CASES/$1/case.conf
-  local task expect needs absent btime reason
+  local task expect needs absent btime reason sandbox
   task=$(conf "$c" task); expect=$(conf "$c" expect); needs=$(conf "$c" needs)
   absent=$(conf "$c" absent); btime=$(conf "$c" build_timeout); reason=$(conf "$c" reason)
+  sandbox=$(conf "$c" sandbox)
   if [ -z "$task" ] || [ -z "$expect" ] || [ ! -f "$dir/$(basename "$task").cu" ]; then
     printf '%-22s %-28s %-14s %s\n' "$name" "?" "bad case" "case.conf needs task and expect, and TASK.cu"
     return 1
@@ -74,35 +113,11 @@ grade_case() {
   # the trusted part first, so that the hash sees the build the grading will find
   make -C "$ROOT" --no-print-directory -s "build/solutions/$task" >"$work/course-build.log" 2>&1 ||
     { printf '%-22s the course does not build: see %s\n' "$name" "$work/course-build.log"; return 1; }
-  local before after rc got left problems=""
-  before=$(watched_sum)
-  REDTEAM_MARKER="$work" timeout 1200 "$GRADER" --batch "$task" --root "$ROOT" \
-    --exercises "$copy" --exbuild "$work/exbuild" --format json --output "$work/report.json" \
-    --no-state --timeout "$RUN_TIMEOUT" --build-timeout "${btime:-120}" 2>"$work/stderr"
-  rc=$?
-  sleep 1
-  after=$(watched_sum)
-  left=$(marked_procs "$work")
-  got=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["tasks"][0]["outcome"])' \
-        "$work/report.json" 2>/dev/null || echo "none")
-  if [ -n "$reason" ] && ! python3 -c 'import json,sys
-sys.exit(sys.argv[2] not in json.load(open(sys.argv[1]))["tasks"][0]["reason"])' \
-      "$work/report.json" "$reason" 2>/dev/null; then
-    problems+=" the reason lacks '$reason';"
-  fi
-  case $rc in 0|1|77) ;; *) problems+=" grader exit $rc;" ;; esac
-  [[ "|$expect|" == *"|$got|"* ]] || problems+=" outcome $got;"
-  [ "$before" = "$after" ] || problems+=" files changed;"
-  [ "$left" -eq 0 ] || problems+=" $left process(es) left;"
-  if [ -n "$absent" ] && grep -rqsF -- "$absent" "$work/exbuild" "$work/stderr" "$work/report.json"; then
-    problems+=" the logs hold '$absent';"
-  fi
-  if find "$work/exbuild" -type d -name scratch 2>/dev/null | grep -q .; then problems+=" scratch left;"; fi
-  printf '%-22s %-28s %-14s %-8s %-6s %s\n' "$name" "$expect" "$got" \
-    "$([ "$before" = "$after" ] && echo none || echo CHANGED)" "$left" "${problems:-ok}"
-  [ -z "$problems" ] || { sed 's/^/    | /' "$work/stderr" | tail -n 5; return 1; }
-  rm -rf "$work"
-  return 0
+  local ok=0
+  grade_once "$name" "$expect" || ok=1
+  if [ -n "$sandbox" ]; then grade_once "$name/sandbox" "$sandbox" --no-objcheck || ok=1; fi
+  [ $ok -eq 0 ] && rm -rf "$work"
+  return $ok
 }
 
 names=("$@")
