@@ -12,7 +12,7 @@
  *   tasks       lab_task_main: the graded-task harness (cases, dump, verify, report)
  *   demos       lab_demo: a demo's version registry and everything derived from it
  *
- * Exit statuses shared by every harness and demo: see enum lab_exit.
+ * Exit statuses shared by every harness and demo: enum lab_exit, in lab_protocol.h.
  */
 #ifndef LAB_H
 #define LAB_H
@@ -22,18 +22,11 @@
 #include <stdio.h>
 #include <cuda_runtime_api.h>
 
+#include "lab_protocol.h" /* exit statuses (enum lab_exit), --list words, report keys */
+
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-/* ======================================================================= exit statuses */
-enum lab_exit {
-    LAB_EXIT_PASS = 0,   /* every case passed */
-    LAB_EXIT_FAIL = 1,   /* some case failed verification */
-    LAB_EXIT_USAGE = 2,  /* bad command line or input file */
-    LAB_EXIT_CUDA = 3,   /* a CUDA / cuBLAS call failed */
-    LAB_EXIT_SKIP = 77   /* no usable CUDA device, or unsupported architecture */
-};
 
 /* ======================================================================= error checks */
 /* Print "file:line: call: error name: error string" to stderr and exit.

@@ -64,10 +64,11 @@ static void list_cases(const lab_task *t)
         const lab_case *c = &t->cases[i];
         char dims[128];
         format_dims(t, c, dims, sizeof dims);
-        const char *flags = (c->flags & LAB_CASE_SPEED) && (c->flags & LAB_CASE_SMALL) ? "speed,small"
-                            : c->flags & LAB_CASE_SPEED                             ? "speed"
-                            : c->flags & LAB_CASE_SMALL                             ? "small"
-                                                                                    : "-";
+        const int speed = (c->flags & LAB_CASE_SPEED) != 0, small = (c->flags & LAB_CASE_SMALL) != 0;
+        const char *flags = speed && small ? LAB_LIST_SPEED LAB_LIST_JOIN LAB_LIST_SMALL
+                            : speed        ? LAB_LIST_SPEED
+                            : small        ? LAB_LIST_SMALL
+                                           : LAB_LIST_NONE;
         printf("%s\t%s\t%s\n", c->name, dims, flags);
     }
 }

@@ -346,17 +346,17 @@ static int step_run(struct job *j, const char *dump, const char *report)
     case RUN_EXITED:
         break;
     }
-    if (res.exit_status == 0 || res.exit_status == 1)
+    if (res.exit_status == LAB_EXIT_PASS || res.exit_status == LAB_EXIT_FAIL)
         return 1;
-    if (res.exit_status == 77)
+    if (res.exit_status == LAB_EXIT_SKIP)
         return skip_checked(j);
-    if (res.exit_status == 3) {
+    if (res.exit_status == LAB_EXIT_CUDA) {
         char *line = first_line(r->stderr_path, ": ");
         job_fact(j, OUTCOME_CUDA_ERROR, "%s", line[0] ? line : "CUDA error (exit status 3)");
         free(line);
         return 1;
     }
-    job_fact(j, OUTCOME_CRASHED, "%s%s", how, res.exit_status == 2 ? " (usage error)" : "");
+    job_fact(j, OUTCOME_CRASHED, "%s%s", how, res.exit_status == LAB_EXIT_USAGE ? " (usage error)" : "");
     return 1;
 }
 

@@ -11,6 +11,7 @@
 #include "decide.h"
 #include "grade.h"
 #include "hash.h"
+#include "lab_protocol.h"
 #include "model_impl.h"
 #include "parse.h"
 #include "runner.h"
