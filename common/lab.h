@@ -264,7 +264,7 @@ int lab_cli_case_selected(const lab_options *o, const char *name);
 
 /* ======================================================================= reports */
 typedef enum lab_status { LAB_PASS, LAB_FAIL, LAB_ERROR, LAB_SKIPPED } lab_status;
-const char *lab_status_name(lab_status s); /* "pass", "fail", "error", "skip" */
+const char *lab_status_name(lab_status s); /* its LAB_STATUS_* word (lab_protocol.h) */
 
 typedef struct lab_case_result {
     const char *name;
@@ -405,6 +405,26 @@ typedef struct lab_task {
  * lab_exit); after a run of the code under test the process ends in _exit, so no code of
  * its own runs after the report. */
 int lab_task_main(const lab_task *t, int argc, char **argv);
+
+/* ======================================================================= matrix-product tasks */
+/* C = A·B, row-major, A M×K, B K×N, C M×N, FP32, any sizes >= 1 (common/gemm_task.cu). */
+typedef void (*lab_gemm_fn)(const float *A, const float *B, float *C, int M, int N, int K);
+
+typedef struct lab_gemm_task {
+    const char *name;         /* the task's name, "matmul_tiled" */
+    const lab_case *cases;    /* dim[] = {M, N, K, host}: host 1 calls host_fn, 0 device_fn */
+    size_t n_cases;
+    lab_gemm_fn device_fn;    /* the code under test on device pointers (a kernel launcher) */
+    /* the code under test on host pointers; its cases must be LAB_CASE_READY_ON_RETURN */
+    lab_gemm_fn host_fn;
+    /* LAB_REFERENCE(lab_gemm_ref_f32): NULL in an exercise's build */
+    void (*reference)(const float *A, const float *B, float *C, size_t M, size_t N, size_t K);
+} lab_gemm_task;
+
+/* lab_task_main for a matrix-product task: inputs drawn from the seed, C poisoned before
+ * every call, checked with lab_check_gemm_f32 at rtol 5e-5. A case whose function is NULL is
+ * a usage error (one line, LAB_EXIT_USAGE). */
+int lab_gemm_task_main(const lab_gemm_task *g, int argc, char **argv);
 
 /* ======================================================================= demos */
 /* A demo's versions, one registry entry each. --help (every version with its description),

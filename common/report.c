@@ -14,7 +14,7 @@ const char *lab_status_name(lab_status s)
 {
     static const char *const names[] = {LAB_STATUS_PASS, LAB_STATUS_FAIL, LAB_STATUS_ERROR,
                                         LAB_STATUS_SKIP};
-    return s <= LAB_SKIPPED ? names[s] : "error";
+    return s <= LAB_SKIPPED ? names[s] : LAB_STATUS_ERROR;
 }
 
 lab_report *lab_report_open(const char *path, const char *program, const char *task,

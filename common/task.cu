@@ -201,7 +201,7 @@ int lab_task_main(const lab_task *t, int argc, char **argv)
     if (!rep)
         return LAB_EXIT_USAGE;
     if (device[0])
-        lab_report_comment(rep, "device: %s", device);
+        lab_report_comment(rep, LAB_TAP_DEVICE ": %s", device);
     printf("%s — %s of %s, seed %llu%s%s\n", t->name, o.verify_dir ? "verifying the dump" : "running",
            argv[0], (unsigned long long)o.seed, device[0] ? ", on " : "", device);
     fflush(stdout);

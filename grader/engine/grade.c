@@ -272,7 +272,7 @@ static int step_list(struct job *j)
     if (text)
         j->n_cases = parse_case_list(text, &j->cases);
     free(text);
-    if (res.end != RUN_EXITED || res.exit_status != 0 || j->n_cases == 0) {
+    if (res.end != RUN_EXITED || res.exit_status != LAB_EXIT_PASS || j->n_cases == 0) {
         job_fact(j, OUTCOME_BUILD_FAILED, "the reference solution's --list gave no cases");
         return 0;
     }
