@@ -13,7 +13,7 @@
  *   tasks       lab_task_main: the graded-task harness (cases, dump, verify, report)
  *   demos       lab_demo: a demo's version registry and everything derived from it
  *
- * Exit statuses shared by every harness and demo: see enum lab_exit.
+ * Exit statuses shared by every harness and demo: enum lab_exit, in lab_protocol.h.
  */
 #ifndef LAB_H
 #define LAB_H
@@ -23,18 +23,11 @@
 #include <stdio.h>
 #include <cuda_runtime_api.h>
 
+#include "lab_protocol.h" /* exit statuses (enum lab_exit), --list words, report keys */
+
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-/* ======================================================================= exit statuses */
-enum lab_exit {
-    LAB_EXIT_PASS = 0,   /* every case passed */
-    LAB_EXIT_FAIL = 1,   /* some case failed verification */
-    LAB_EXIT_USAGE = 2,  /* bad command line or input file */
-    LAB_EXIT_CUDA = 3,   /* a CUDA / cuBLAS call failed */
-    LAB_EXIT_SKIP = 77   /* no usable CUDA device, or unsupported architecture */
-};
 
 /* ======================================================================= error checks */
 /* Print "file:line: call: error name: error string" to stderr and exit.
@@ -290,7 +283,7 @@ int lab_cli_case_selected(const lab_options *o, const char *name);
 
 /* ======================================================================= reports */
 typedef enum lab_status { LAB_PASS, LAB_FAIL, LAB_ERROR, LAB_SKIPPED } lab_status;
-const char *lab_status_name(lab_status s); /* "pass", "fail", "error", "skip" */
+const char *lab_status_name(lab_status s); /* its LAB_STATUS_* word (lab_protocol.h) */
 
 typedef struct lab_case_result {
     const char *name;
@@ -432,6 +425,26 @@ typedef struct lab_task {
  * lab_exit); after a run of the code under test the process ends in _exit, so no code of
  * its own runs after the report. */
 int lab_task_main(const lab_task *t, int argc, char **argv);
+
+/* ======================================================================= matrix-product tasks */
+/* C = A·B, row-major, A M×K, B K×N, C M×N, FP32, any sizes >= 1 (common/gemm_task.cu). */
+typedef void (*lab_gemm_fn)(const float *A, const float *B, float *C, int M, int N, int K);
+
+typedef struct lab_gemm_task {
+    const char *name;         /* the task's name, "matmul_tiled" */
+    const lab_case *cases;    /* dim[] = {M, N, K, host}: host 1 calls host_fn, 0 device_fn */
+    size_t n_cases;
+    lab_gemm_fn device_fn;    /* the code under test on device pointers (a kernel launcher) */
+    /* the code under test on host pointers; its cases must be LAB_CASE_READY_ON_RETURN */
+    lab_gemm_fn host_fn;
+    /* LAB_REFERENCE(lab_gemm_ref_f32): NULL in an exercise's build */
+    void (*reference)(const float *A, const float *B, float *C, size_t M, size_t N, size_t K);
+} lab_gemm_task;
+
+/* lab_task_main for a matrix-product task: inputs drawn from the seed, C poisoned before
+ * every call, checked with lab_check_gemm_f32 at rtol 5e-5. A case whose function is NULL is
+ * a usage error (one line, LAB_EXIT_USAGE). */
+int lab_gemm_task_main(const lab_gemm_task *g, int argc, char **argv);
 
 /* ======================================================================= demos */
 /* A demo's versions, one registry entry each. --help (every version with its description),

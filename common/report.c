@@ -12,8 +12,9 @@ struct lab_report {
 
 const char *lab_status_name(lab_status s)
 {
-    static const char *const names[] = {"pass", "fail", "error", "skip"};
-    return s <= LAB_SKIPPED ? names[s] : "error";
+    static const char *const names[] = {LAB_STATUS_PASS, LAB_STATUS_FAIL, LAB_STATUS_ERROR,
+                                        LAB_STATUS_SKIP};
+    return s <= LAB_SKIPPED ? names[s] : LAB_STATUS_ERROR;
 }
 
 lab_report *lab_report_open(const char *path, const char *program, const char *task,
@@ -30,8 +31,8 @@ lab_report *lab_report_open(const char *path, const char *program, const char *t
         free(r);
         return NULL;
     }
-    fprintf(r->f, "TAP version 14\n# program: %s\n# task: %s\n# seed: %llu\n", program, task,
-            (unsigned long long)seed);
+    fprintf(r->f, "TAP version 14\n# " LAB_TAP_PROGRAM ": %s\n# " LAB_TAP_TASK ": %s\n# " LAB_TAP_SEED
+            ": %llu\n", program, task, (unsigned long long)seed);
     if (planned)
         fprintf(r->f, "1..%zu\n", planned);
     fflush(r->f);
@@ -62,40 +63,66 @@ static void yaml_string(FILE *f, const char *key, const char *s)
     fputs("\"\n", f);
 }
 
+/* "  KEY: value" with a printf-style value. */
+static void yaml_value(FILE *f, const char *key, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(f, "  %s: ", key);
+    vfprintf(f, fmt, ap);
+    fputc('\n', f);
+    va_end(ap);
+}
+
+static void report_timing(FILE *f, const lab_case_result *c)
+{
+    yaml_value(f, LAB_TAP_TIME_MS, "%.6g", c->timing.median_ms);
+    yaml_value(f, LAB_TAP_TIME_MIN_MS, "%.6g", c->timing.min_ms);
+    yaml_value(f, LAB_TAP_TIME_MAX_MS, "%.6g", c->timing.max_ms);
+    yaml_value(f, LAB_TAP_REPS, "%d", c->timing.reps);
+    yaml_value(f, LAB_TAP_THROUGHPUT, "%.6g", c->throughput);
+    yaml_value(f, LAB_TAP_UNIT, "%s", c->unit ? c->unit : "");
+}
+
+static void report_mismatches(FILE *f, const lab_case_result *c)
+{
+    const lab_compare_result *m = &c->cmp;
+    char one[160], all[LAB_MAX_SHOWN * 162] = "";
+    for (size_t i = 0; i < m->shown; i++) {
+        lab_mismatch_format(&m->first[i], c->cols, one, sizeof one);
+        if (i == 0)
+            yaml_string(f, LAB_TAP_FIRST_MISMATCH, one);
+        if (i)
+            strcat(all, "; ");
+        strcat(all, one);
+    }
+    yaml_string(f, LAB_TAP_MISMATCHES, all);
+}
+
 void lab_report_case(lab_report *r, const lab_case_result *c)
 {
     r->written++;
     if (!r->f)
         return;
     FILE *f = r->f;
-    fprintf(f, "%s %zu - %s\n  ---\n  status: %s\n", c->status == LAB_PASS || c->status == LAB_SKIPPED ? "ok" : "not ok",
-            r->written, c->name, lab_status_name(c->status));
-    if (c->timing.reps > 0) {
-        fprintf(f, "  time_ms: %.6g\n  time_min_ms: %.6g\n  time_max_ms: %.6g\n  reps: %d\n",
-                c->timing.median_ms, c->timing.min_ms, c->timing.max_ms, c->timing.reps);
-        fprintf(f, "  throughput: %.6g\n  unit: %s\n", c->throughput, c->unit ? c->unit : "");
-    }
+    fprintf(f, "%s %zu - %s\n  ---\n", c->status == LAB_PASS || c->status == LAB_SKIPPED ? "ok" : "not ok",
+            r->written, c->name);
+    yaml_value(f, LAB_TAP_STATUS, "%s", lab_status_name(c->status));
+    if (c->timing.reps > 0)
+        report_timing(f, c);
     if (c->floor_ms > 0)
-        fprintf(f, "  floor_ms: %.6g\n", c->floor_ms);
+        yaml_value(f, LAB_TAP_FLOOR_MS, "%.6g", c->floor_ms);
     if (c->reps_checked > 0)
-        fprintf(f, "  reps_checked: %d\n", c->reps_checked);
+        yaml_value(f, LAB_TAP_REPS_CHECKED, "%d", c->reps_checked);
     const lab_compare_result *m = &c->cmp;
-    fprintf(f, "  checked: %zu\n  bad: %zu\n  max_abs_err: %.6g\n  max_rel_err: %.6g\n", m->checked,
-            m->bad, m->max_abs_err, m->max_rel_err);
-    if (m->shown) {
-        char one[160], all[LAB_MAX_SHOWN * 162] = "";
-        for (size_t i = 0; i < m->shown; i++) {
-            lab_mismatch_format(&m->first[i], c->cols, one, sizeof one);
-            if (i == 0)
-                yaml_string(f, "first_mismatch", one);
-            if (i)
-                strcat(all, "; ");
-            strcat(all, one);
-        }
-        yaml_string(f, "mismatches", all);
-    }
+    yaml_value(f, LAB_TAP_CHECKED, "%zu", m->checked);
+    yaml_value(f, LAB_TAP_BAD, "%zu", m->bad);
+    yaml_value(f, LAB_TAP_MAX_ABS_ERR, "%.6g", m->max_abs_err);
+    yaml_value(f, LAB_TAP_MAX_REL_ERR, "%.6g", m->max_rel_err);
+    if (m->shown)
+        report_mismatches(f, c);
     if (m->note[0])
-        yaml_string(f, "note", m->note);
+        yaml_string(f, LAB_TAP_NOTE, m->note);
     fputs("  ...\n", f);
     fflush(f);
 }

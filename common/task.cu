@@ -64,10 +64,11 @@ static void list_cases(const lab_task *t)
         const lab_case *c = &t->cases[i];
         char dims[128];
         format_dims(t, c, dims, sizeof dims);
-        const char *flags = (c->flags & LAB_CASE_SPEED) && (c->flags & LAB_CASE_SMALL) ? "speed,small"
-                            : c->flags & LAB_CASE_SPEED                             ? "speed"
-                            : c->flags & LAB_CASE_SMALL                             ? "small"
-                                                                                    : "-";
+        const int speed = (c->flags & LAB_CASE_SPEED) != 0, small = (c->flags & LAB_CASE_SMALL) != 0;
+        const char *flags = speed && small ? LAB_LIST_SPEED LAB_LIST_JOIN LAB_LIST_SMALL
+                            : speed        ? LAB_LIST_SPEED
+                            : small        ? LAB_LIST_SMALL
+                                           : LAB_LIST_NONE;
         printf("%s\t%s\t%s\n", c->name, dims, flags);
     }
 }
@@ -189,11 +190,11 @@ static lab_report *open_run(const lab_task *t, const lab_options *o, const char 
     if (!rep)
         return NULL;
     if (device[0])
-        lab_report_comment(rep, "device: %s", device);
+        lab_report_comment(rep, LAB_TAP_DEVICE ": %s", device);
     const uint64_t salt = check_salt_for(o);
     char salt_text[48] = "";
     if (o->verify_dir) {
-        lab_report_comment(rep, "check-seed: %llu", (unsigned long long)salt);
+        lab_report_comment(rep, LAB_TAP_CHECK_SEED ": %llu", (unsigned long long)salt);
         snprintf(salt_text, sizeof salt_text, ", check seed %llu", (unsigned long long)salt);
     }
     printf("%s — %s of %s, seed %llu%s%s%s\n", t->name, o->verify_dir ? "verifying the dump" : "running",

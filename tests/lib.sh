@@ -13,6 +13,15 @@ require_gpu() {
   fi
 }
 
+# stand_in_install COURSE: the stand-in task harness (tests/stand-in/) and the protocol header
+# into a copied test course's common/, where its Makefile compiles them. One source for every
+# test course: a course's build sees only its own tree (the grader's sandbox).
+stand_in_install() {
+  mkdir -p "$1/common" &&
+    cp "$ROOT/tests/stand-in/protocol.c" "$ROOT/tests/stand-in/protocol.h" \
+       "$ROOT/common/lab_protocol.h" "$1/common/"
+}
+
 ok()   { echo "ok   - $*"; }
 bad()  { echo "FAIL - $*"; TEST_FAILS=$((TEST_FAILS + 1)); }
 

@@ -282,7 +282,7 @@ static int step_list(struct job *j)
     if (text)
         j->n_cases = parse_case_list(text, &j->cases);
     free(text);
-    if (res.end != RUN_EXITED || res.exit_status != 0 || j->n_cases == 0) {
+    if (res.end != RUN_EXITED || res.exit_status != LAB_EXIT_PASS || j->n_cases == 0) {
         job_fact(j, OUTCOME_BUILD_FAILED, "the reference solution's --list gave no cases");
         return 0;
     }
@@ -356,17 +356,17 @@ static int step_run(struct job *j, const char *dump, const char *report)
     case RUN_EXITED:
         break;
     }
-    if (res.exit_status == 0 || res.exit_status == 1)
+    if (res.exit_status == LAB_EXIT_PASS || res.exit_status == LAB_EXIT_FAIL)
         return 1;
-    if (res.exit_status == 77)
+    if (res.exit_status == LAB_EXIT_SKIP)
         return skip_checked(j);
-    if (res.exit_status == 3) {
+    if (res.exit_status == LAB_EXIT_CUDA) {
         char *line = first_line(r->stderr_path, ": ");
         job_fact(j, OUTCOME_CUDA_ERROR, "%s", line[0] ? line : "CUDA error (exit status 3)");
         free(line);
         return 1;
     }
-    job_fact(j, OUTCOME_CRASHED, "%s%s", how, res.exit_status == 2 ? " (usage error)" : "");
+    job_fact(j, OUTCOME_CRASHED, "%s%s", how, res.exit_status == LAB_EXIT_USAGE ? " (usage error)" : "");
     return 1;
 }
 

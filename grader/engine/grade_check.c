@@ -12,11 +12,11 @@
 
 static enum case_status status_of(const char *s)
 {
-    if (strcmp(s, "pass") == 0)
+    if (strcmp(s, LAB_STATUS_PASS) == 0)
         return CASE_PASS;
-    if (strcmp(s, "fail") == 0)
+    if (strcmp(s, LAB_STATUS_FAIL) == 0)
         return CASE_FAIL;
-    if (strcmp(s, "skip") == 0)
+    if (strcmp(s, LAB_STATUS_SKIP) == 0)
         return CASE_SKIP;
     return CASE_ERROR;
 }
@@ -95,7 +95,7 @@ int step_verify(struct job *j, const char *dump, const char *report)
             first_bad = c;
     }
     tap_report_free(&v);
-    int ok = res.end == RUN_EXITED && res.exit_status == 0 && !first_bad && passed > 0;
+    int ok = res.end == RUN_EXITED && res.exit_status == LAB_EXIT_PASS && !first_bad && passed > 0;
     if (ok || res.end == RUN_CANCELLED)
         return ok;
     if (first_bad && first_bad->bad > 0 && first_bad->first_mismatch[0])

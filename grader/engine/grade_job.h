@@ -12,6 +12,7 @@
 #include "gpulock.h"
 #include "grade.h"
 #include "hash.h"
+#include "lab_protocol.h"
 #include "model_impl.h"
 #include "parse.h"
 #include "runner.h"

@@ -53,9 +53,9 @@ static void san_collect(struct job *j, struct sanitizer_run *sr, struct san_job 
         set_str(&sr->note, "timed out: not counted against the task");
     } else if (sr->n_findings > 0) {
         sr->status = SANITIZER_FINDINGS;
-    } else if (s->res.end == RUN_EXITED && s->res.exit_status == 0) {
+    } else if (s->res.end == RUN_EXITED && s->res.exit_status == LAB_EXIT_PASS) {
         sr->status = SANITIZER_CLEAN;
-    } else if (s->res.end == RUN_EXITED && s->res.exit_status == 77) {
+    } else if (s->res.end == RUN_EXITED && s->res.exit_status == LAB_EXIT_SKIP) {
         sr->status = SANITIZER_UNAVAILABLE;
         set_str(&sr->note, "the program found no usable GPU under compute-sanitizer");
     } else if (tool_failed) {
@@ -64,7 +64,7 @@ static void san_collect(struct job *j, struct sanitizer_run *sr, struct san_job 
     } else {
         char how[256];
         run_describe(&s->spec, &s->res, how, sizeof how);
-        sr->status = s->res.end == RUN_EXITED && s->res.exit_status == 99 ? SANITIZER_FINDINGS
+        sr->status = s->res.end == RUN_EXITED && s->res.exit_status == LAB_EXIT_SANITIZER ? SANITIZER_FINDINGS
                                                                            : SANITIZER_FAILED;
         char *note = xasprintf("under %s: %s", tool, how);
         set_str(&sr->note, note);
@@ -124,7 +124,7 @@ void san_start(struct job *j)
         name = xasprintf("sanitizer-%s.tap", tool);
         s->report = job_work_file(j, name);
         free(name);
-        char *const argv[] = {j->san_tool, "--tool", (char *)tool, "--error-exitcode", "99",
+        char *const argv[] = {j->san_tool, "--tool", (char *)tool, "--error-exitcode", LAB_EXIT_SANITIZER_ARG,
                               "--print-limit", "50", j->ex_bin, "--seed", j->seed_arg,
                               "--dump", s->dump, "--report", s->report,
                               "--case", (char *)j->san_small, NULL};

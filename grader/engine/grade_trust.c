@@ -92,9 +92,9 @@ int skip_checked(struct job *j)
         return 0;
     char how[256];
     int probe = reference_probe(j, how, sizeof how);
-    if (probe == 77)
+    if (probe == LAB_EXIT_SKIP)
         job_record_skip(j);
-    else if (probe == 0 || probe == 1)
+    else if (probe == LAB_EXIT_PASS || probe == LAB_EXIT_FAIL)
         job_fact(j, OUTCOME_CRASHED, "exited 77 (skip) but this machine has a usable GPU");
     else
         job_fact(j, OUTCOME_NOT_RUN, "grader error: the skip could not be checked: the "

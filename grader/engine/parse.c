@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lab_protocol.h"
 #include "model_impl.h"
 
 /* Calls fn on every line of text (without the newline, '\r' trimmed). */
@@ -307,8 +308,8 @@ static void list_line(void *user, char *line)
     struct list_case *c = &x->v[x->n++];
     c->name = xstrdup(line);
     c->dims = xstrdup(dims);
-    c->flags = (strstr(flags, "speed") ? CASE_FLAG_SPEED : 0u) |
-               (strstr(flags, "small") ? CASE_FLAG_SMALL : 0u);
+    c->flags = (strstr(flags, LAB_LIST_SPEED) ? CASE_FLAG_SPEED : 0u) |
+               (strstr(flags, LAB_LIST_SMALL) ? CASE_FLAG_SMALL : 0u);
 }
 
 size_t parse_case_list(const char *text, struct list_case **out)

@@ -23,7 +23,7 @@ size_t parse_sanitizer_output(const char *out, const char *tool, const char *roo
  * instrumented API call") when compute-sanitizer itself failed rather than found something. */
 int sanitizer_tool_error(const char *out, char *buf, size_t len);
 
-/* One case of --list: "name<TAB>dims<TAB>flags" (flags "speed", "small", "speed,small", "-"). */
+/* One case of --list: "name<TAB>dims<TAB>flags" (the LAB_LIST_* words of lab_protocol.h). */
 struct list_case {
     char *name, *dims;
     unsigned flags; /* CASE_FLAG_* */

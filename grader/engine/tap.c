@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "fs.h"
+#include "lab_protocol.h"
 #include "model_impl.h"
 
 char *tap_unquote(const char *v)
@@ -57,7 +58,8 @@ static struct tap_case *add_case(struct tap_report *r, int number, int ok, const
     c->first_mismatch = xstrdup("");
     c->mismatches = xstrdup("");
     c->note = xstrdup("");
-    c->time_ms = c->time_min_ms = c->time_max_ms = c->floor_ms = c->throughput = c->max_abs_err = c->max_rel_err = -1;
+    c->time_ms = c->time_min_ms = c->time_max_ms = c->floor_ms = c->throughput = -1;
+    c->max_abs_err = c->max_rel_err = -1;
     c->checked = c->bad = -1;
     return c;
 }
@@ -65,35 +67,41 @@ static struct tap_case *add_case(struct tap_report *r, int number, int ok, const
 static void yaml_key(struct tap_case *c, const char *key, const char *raw)
 {
     char *v = tap_unquote(raw);
-    if (strcmp(key, "status") == 0)
+    if (strcmp(key, LAB_TAP_STATUS) == 0)
         set_str(&c->status, v);
-    else if (strcmp(key, "time_ms") == 0)
+    else if (strcmp(key, LAB_TAP_TIME_MS) == 0)
         c->time_ms = to_double(v);
-    else if (strcmp(key, "time_min_ms") == 0)
+    else if (strcmp(key, LAB_TAP_TIME_MIN_MS) == 0)
         c->time_min_ms = to_double(v);
-    else if (strcmp(key, "time_max_ms") == 0)
+    else if (strcmp(key, LAB_TAP_TIME_MAX_MS) == 0)
         c->time_max_ms = to_double(v);
-    else if (strcmp(key, "floor_ms") == 0)
+    else if (strcmp(key, LAB_TAP_FLOOR_MS) == 0)
         c->floor_ms = to_double(v);
-    else if (strcmp(key, "throughput") == 0)
+    else if (strcmp(key, LAB_TAP_THROUGHPUT) == 0)
         c->throughput = to_double(v);
-    else if (strcmp(key, "unit") == 0)
+    else if (strcmp(key, LAB_TAP_UNIT) == 0)
         set_str(&c->unit, v);
-    else if (strcmp(key, "checked") == 0)
+    else if (strcmp(key, LAB_TAP_CHECKED) == 0)
         c->checked = strtoll(v, NULL, 10);
-    else if (strcmp(key, "bad") == 0)
+    else if (strcmp(key, LAB_TAP_BAD) == 0)
         c->bad = strtoll(v, NULL, 10);
-    else if (strcmp(key, "max_abs_err") == 0)
+    else if (strcmp(key, LAB_TAP_MAX_ABS_ERR) == 0)
         c->max_abs_err = to_double(v);
-    else if (strcmp(key, "max_rel_err") == 0)
+    else if (strcmp(key, LAB_TAP_MAX_REL_ERR) == 0)
         c->max_rel_err = to_double(v);
-    else if (strcmp(key, "first_mismatch") == 0)
+    else if (strcmp(key, LAB_TAP_FIRST_MISMATCH) == 0)
         set_str(&c->first_mismatch, v);
-    else if (strcmp(key, "mismatches") == 0)
+    else if (strcmp(key, LAB_TAP_MISMATCHES) == 0)
         set_str(&c->mismatches, v);
-    else if (strcmp(key, "note") == 0)
+    else if (strcmp(key, LAB_TAP_NOTE) == 0)
         set_str(&c->note, v);
     free(v);
+}
+
+/* 1 when the k characters at p are the comment key `name`. */
+static int comment_key_is(const char *p, size_t k, const char *name)
+{
+    return k == strlen(name) && strncmp(p, name, k) == 0;
 }
 
 static void comment_line(struct tap_report *r, const char *line)
@@ -106,13 +114,13 @@ static void comment_line(struct tap_report *r, const char *line)
         return;
     size_t k = (size_t)(colon - p);
     char *v = tap_unquote(colon + 1);
-    if (k == 7 && strncmp(p, "program", 7) == 0)
+    if (comment_key_is(p, k, LAB_TAP_PROGRAM))
         set_str(&r->program, v);
-    else if (k == 4 && strncmp(p, "task", 4) == 0)
+    else if (comment_key_is(p, k, LAB_TAP_TASK))
         set_str(&r->task, v);
-    else if (k == 6 && strncmp(p, "device", 6) == 0)
+    else if (comment_key_is(p, k, LAB_TAP_DEVICE))
         set_str(&r->device, v);
-    else if (k == 4 && strncmp(p, "seed", 4) == 0) {
+    else if (comment_key_is(p, k, LAB_TAP_SEED)) {
         char *end;
         unsigned long long s = strtoull(v, &end, 10);
         if (end != v) {

@@ -16,7 +16,7 @@ struct tap_case {
     int number;
     int ok;                     /* the "ok" / "not ok" word */
     char *name;
-    char *status;               /* "pass", "fail", "error", "skip"; "" when absent */
+    char *status;               /* a LAB_STATUS_* word (lab_protocol.h); "" when absent */
     double time_ms;             /* < 0 when absent (every number below, too) */
     double time_min_ms, time_max_ms; /* the fastest and slowest timed repetition */
     double floor_ms;            /* the reference's bound: no correct run on this GPU is faster */

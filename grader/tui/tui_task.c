@@ -228,14 +228,23 @@ static void speed_bar(struct page *p, const char *label, double ms, double max_m
     tui_putf(y, 15 + bar_w, COLS - 16 - bar_w, TUI_C_NORMAL, 0, "%.4g ms", ms);
 }
 
+/* lesson.ini's speed case, else the one the last grading timed (the case --list flags speed). */
+static const char *speed_case_of(const struct task *t, const struct task_result *r)
+{
+    if (task_speed_case(t)[0])
+        return task_speed_case(t);
+    return r ? result_speed_case(r) : "";
+}
+
 static void draw_speed(struct page *p, const struct task *t, const struct task_result *r)
 {
-    if (!task_speed_case(t)[0])
+    const char *sc = speed_case_of(t, r);
+    if (!sc[0] && task_speed_threshold(t) <= 0)
         return;
     blank(p);
     char line[256];
     snprintf(line, sizeof line, "Speed  case %s, must reach %.2fx the reference's speed",
-             task_speed_case(t), task_speed_threshold(t));
+             sc[0] ? sc : "flagged speed by the harness", task_speed_threshold(t));
     heading(p, line);
     if (!r || !result_speed_measured(r)) {
         wrapped(p, 3, TUI_C_DIM, 0,
@@ -279,6 +288,8 @@ static void draw_sanitizers(struct page *p, const struct task *t, const struct t
                       task_sanitizer(t, i));
     if (task_sanitize_case(t)[0] && n < (int)sizeof line)
         snprintf(line + n, sizeof line - (size_t)n, " on case %s", task_sanitize_case(t));
+    else if (n < (int)sizeof line)
+        snprintf(line + n, sizeof line - (size_t)n, " on the case flagged small by the harness");
     heading(p, line);
     if (!r || result_sanitizer_run_count(r) == 0) {
         wrapped(p, 3, TUI_C_DIM, 0, "not run");

@@ -1,7 +1,7 @@
 // Harness of task matmul_regtile: the cases. Built twice: with
 // exercises/04-tiling/matmul_regtile.cu and with the solution. Inputs, poisoning and the check
-// live in gemm_task.cu.
-#include "gemm_task.h"
+// live in common/gemm_task.cu.
+#include "lab.h"
 #include "matmul_regtile.h"
 
 // dim[] = M, N, K. A 128×128 block tile with 8×8 per thread meets every kind of edge here:
@@ -23,6 +23,12 @@ static const lab_case cases[] = {
 
 int main(int argc, char **argv)
 {
-    return gemm_task_main("matmul_regtile", cases, sizeof cases / sizeof *cases, matmul_regtile,
-                          argc, argv);
+    const lab_gemm_task task = {
+        .name = "matmul_regtile",
+        .cases = cases,
+        .n_cases = sizeof cases / sizeof *cases,
+        .device_fn = matmul_regtile,
+        .reference = LAB_REFERENCE(lab_gemm_ref_f32),
+    };
+    return lab_gemm_task_main(&task, argc, argv);
 }

@@ -1,6 +1,6 @@
 // Harness of task matmul_tiled: the cases. Built twice: with exercises/04-tiling/matmul_tiled.cu
-// and with the solution. Inputs, poisoning and the check live in gemm_task.cu.
-#include "gemm_task.h"
+// and with the solution. Inputs, poisoning and the check live in common/gemm_task.cu.
+#include "lab.h"
 #include "matmul_tiled.h"
 
 // dim[] = M, N, K. Sizes around the tile (16 or 32) from both sides, primes, one-row and
@@ -21,6 +21,12 @@ static const lab_case cases[] = {
 
 int main(int argc, char **argv)
 {
-    return gemm_task_main("matmul_tiled", cases, sizeof cases / sizeof *cases, matmul_tiled,
-                          argc, argv);
+    const lab_gemm_task task = {
+        .name = "matmul_tiled",
+        .cases = cases,
+        .n_cases = sizeof cases / sizeof *cases,
+        .device_fn = matmul_tiled,
+        .reference = LAB_REFERENCE(lab_gemm_ref_f32),
+    };
+    return lab_gemm_task_main(&task, argc, argv);
 }

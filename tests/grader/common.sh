@@ -12,6 +12,7 @@ fixture_copy() {
   mkdir -p "$dir"
   cp -r "$ROOT/tests/grader/fixture/." "$dir/"
   rm -rf "$dir/build" "$dir/.grader"
+  stand_in_install "$dir"
   if [ $# -gt 0 ]; then
     local l keep
     for l in "$dir"/lessons/*/; do

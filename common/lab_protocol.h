@@ -1,0 +1,67 @@
+/* lab_protocol.h — what a task binary and the grader say to each other, in one place.
+ *
+ * Plain C, no CUDA: the task harness (common/) and the grader (grader/engine/) both include it,
+ * and so do the stand-in task binaries of the grader's and TUI's tests. Every name below is
+ * what goes over the wire: an exit status, a word in --list, a key in the TAP report. Change
+ * one here and both sides change with it; restating one anywhere else is what
+ * tests/tools/test_protocol_once.sh catches.
+ */
+#ifndef LAB_PROTOCOL_H
+#define LAB_PROTOCOL_H
+
+/* ======================================================================= exit statuses */
+/* Of every harness and demo; the grader reads them from the student's run and its own. */
+enum lab_exit {
+    LAB_EXIT_PASS = 0,   /* every case passed (or ran, when not checked here) */
+    LAB_EXIT_FAIL = 1,   /* some case failed verification */
+    LAB_EXIT_USAGE = 2,  /* bad command line or input file */
+    LAB_EXIT_CUDA = 3,   /* a CUDA / cuBLAS call failed; its file:line line is on stderr */
+    LAB_EXIT_SKIP = 77   /* no usable CUDA device, or unsupported architecture */
+};
+
+/* The status the grader has compute-sanitizer exit with when it found something
+ * (--error-exitcode): distinct from every status above, so a finding is never read as one. */
+#define LAB_EXIT_SANITIZER 99
+#define LAB_EXIT_SANITIZER_ARG "99"
+
+/* ======================================================================= --list */
+/* One line per case: "NAME<TAB>DIMS<TAB>FLAGS". FLAGS is LAB_LIST_NONE or the words below
+ * joined by LAB_LIST_JOIN ("speed,small"). */
+#define LAB_LIST_SPEED "speed" /* the case the grader times against the reference */
+#define LAB_LIST_SMALL "small" /* small enough for compute-sanitizer */
+#define LAB_LIST_JOIN ","
+#define LAB_LIST_NONE "-"
+
+/* ======================================================================= --report (TAP 14) */
+/* "# KEY: value" comments before the plan. */
+#define LAB_TAP_PROGRAM "program"
+#define LAB_TAP_TASK "task"
+#define LAB_TAP_SEED "seed"             /* the run's --seed */
+#define LAB_TAP_DEVICE "device"         /* one line describing the GPU */
+#define LAB_TAP_CHECK_SEED "check-seed" /* --verify: the salt of the check's sample */
+
+/* Keys of a case's flat YAML block ("  KEY: value"). */
+#define LAB_TAP_STATUS "status"                 /* one of the LAB_STATUS_* words */
+#define LAB_TAP_TIME_MS "time_ms"               /* median of the timed calls */
+#define LAB_TAP_TIME_MIN_MS "time_min_ms"
+#define LAB_TAP_TIME_MAX_MS "time_max_ms"
+#define LAB_TAP_REPS "reps"                     /* timed calls */
+#define LAB_TAP_THROUGHPUT "throughput"         /* in LAB_TAP_UNIT, per second */
+#define LAB_TAP_UNIT "unit"                     /* "GFLOP/s", "GB/s" */
+#define LAB_TAP_FLOOR_MS "floor_ms"             /* reference's --no-check run: no honest run is faster */
+#define LAB_TAP_REPS_CHECKED "reps_checked"     /* repetitions checked here or dumped */
+#define LAB_TAP_CHECKED "checked"               /* elements compared */
+#define LAB_TAP_BAD "bad"                       /* elements out of tolerance */
+#define LAB_TAP_MAX_ABS_ERR "max_abs_err"
+#define LAB_TAP_MAX_REL_ERR "max_rel_err"
+#define LAB_TAP_FIRST_MISMATCH "first_mismatch" /* quoted: "[i] (row r, col c) expected x got y" */
+#define LAB_TAP_MISMATCHES "mismatches"         /* quoted: the first few, joined by "; " */
+#define LAB_TAP_NOTE "note"                     /* quoted: a failure that is not one element */
+
+/* Values of LAB_TAP_STATUS. */
+#define LAB_STATUS_PASS "pass"
+#define LAB_STATUS_FAIL "fail"
+#define LAB_STATUS_ERROR "error"
+#define LAB_STATUS_SKIP "skip"
+
+#endif /* LAB_PROTOCOL_H */
