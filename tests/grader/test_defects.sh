@@ -23,7 +23,9 @@ assert d["tasks"][0]["outcome"] == "passed", (d["tasks"][0]["outcome"], d["tasks
   && ok "the course's own exercise binary is untouched" || bad "the copy was built into the course's build"
 
 # ---- Ctrl-C on --batch: the student's program dies with the grader, which exits 130
-hang_bin="[^ ]*/scratch/exercises/02-faults/hang"   # built into the grading's scratch
+# built into the grading's scratch, under this test's own course: another grading's hang on the
+# same machine (a test run beside this one) is neither counted nor killed
+hang_bin="$course/[^ ]*/scratch/exercises/02-faults/hang"
 "$GRADER" --batch --root "$course" --no-sanitize --timeout 60 hang >"$TEST_TMP/int.out" 2>&1 &
 gpid=$!
 for _ in $(seq 100); do pgrep -f "^$hang_bin( |$)" >/dev/null && break; sleep 0.1; done
