@@ -55,10 +55,13 @@ struct proc_entry {
     int in;
 };
 
-/* The processes of root's group and, with tree, every descendant of root (a sandboxed child
- * keeps all it starts under itself: its PID namespace's first process adopts the orphans). */
-static int count_procs(pid_t root, int tree)
+/* The live processes of root's group and, with tree, every descendant of root (a sandboxed
+ * child keeps all it starts under itself: its PID namespace's first process adopts the
+ * orphans), malloc'd into *out (may be NULL: counted only). Zombies are not counted. */
+static size_t proc_tree(pid_t root, int tree, pid_t **out)
 {
+    if (out)
+        *out = NULL;
     DIR *d = opendir("/proc");
     if (!d)
         return 0;
@@ -73,7 +76,7 @@ static int count_procs(pid_t root, int tree)
         char *p = strrchr(buf, ')');
         char state;
         int ppid, pgrp;
-        if (!p || sscanf(p + 1, " %c %d %d", &state, &ppid, &pgrp) != 3)
+        if (!p || sscanf(p + 1, " %c %d %d", &state, &ppid, &pgrp) != 3 || state == 'Z')
             continue;
         if (n == cap)
             v = xrealloc(v, (cap = cap ? 2 * cap : 256) * sizeof *v);
@@ -88,11 +91,52 @@ static int count_procs(pid_t root, int tree)
                 if (v[k].in && v[k].pid == v[i].ppid)
                     changed = v[i].in = 1;
     }
-    int count = 0;
+    size_t count = 0;
     for (size_t i = 0; i < n; i++)
-        count += v[i].in;
+        if (v[i].in) {
+            if (out)
+                v[count].pid = v[i].pid; /* in place: count <= i */
+            count++;
+        }
+    if (out && count) {
+        *out = xrealloc(NULL, count * sizeof **out);
+        for (size_t i = 0; i < count; i++)
+            (*out)[i] = v[i].pid;
+    }
     free(v);
     return count;
+}
+
+static int count_procs(pid_t root, int tree) { return (int)proc_tree(root, tree, NULL); }
+
+/* Kills the child's group and every process under it while the child still holds them (once
+ * it is reaped its descendants are adopted elsewhere), and returns them, for kill_wait. */
+static size_t kill_tree(pid_t root, int tree, pid_t **pids)
+{
+    size_t n = proc_tree(root, tree, pids);
+    for (size_t i = 0; i < n; i++)
+        kill((*pids)[i], SIGKILL);
+    kill(-root, SIGKILL);
+    return n;
+}
+
+/* Waits (at most 2 s) until none of pids is alive: a sandbox's processes die with its PID
+ * namespace's first process, but after it, so a grader that returned at once could leave
+ * them running for a moment. */
+static void kill_wait(pid_t *pids, size_t n)
+{
+    double end = now_s() + 2.0;
+    for (size_t i = 0; i < n; i++) {
+        char name[24], buf[512];
+        snprintf(name, sizeof name, "%d", (int)pids[i]);
+        for (;;) {
+            ssize_t got = read_proc(name, "stat", buf, sizeof buf);
+            const char *p = got > 0 ? strrchr(buf, ')') : NULL;
+            if (!p || p[1] != ' ' || p[2] == 'Z' || p[2] == 'X' || now_s() > end)
+                break;
+            usleep(10000);
+        }
+    }
 }
 
 /* Tasks (threads included, as RLIMIT_NPROC counts them) of the real user uid. */
@@ -302,16 +346,21 @@ static enum run_end watch(const struct run_spec *s, const struct exec_plan *x, p
 {
     enum run_end forced = RUN_EXITED;
     double scans[2] = {0, 0};
+    pid_t *killed = NULL;
+    size_t n_killed = 0;
     for (;;) {
         capture_poll(caps, 2, POLL_MS);
         if (waitpid(pid, status, WNOHANG) == pid)
-            return forced;
+            break;
         if (forced == RUN_EXITED) {
             forced = check_bounds(s, x, pid, caps, now_s() - t0, scans);
             if (forced != RUN_EXITED)
-                kill(-pid, SIGKILL);
+                n_killed = kill_tree(pid, x->sb_argv != NULL, &killed);
         }
     }
+    kill_wait(killed, n_killed);
+    free(killed);
+    return forced;
 }
 
 static void set_result(struct run_result *res, int st_fd, enum run_end forced, int status,

@@ -1,38 +1,97 @@
 #!/usr/bin/env bash
-# Students graded per minute on this machine's GPU for the real course: a class of N students,
-# each a copy of the reference solutions, graded by `grader class` for at most LIMIT seconds
+# Students graded per minute on this machine's GPU(s) for the real course: a class of N
+# students with mixed submissions, graded by `grader class` for at most LIMIT seconds
 # (interrupted runs lose nothing; the rate counts the students finished).
-#   tests/class/bench_class.sh OUTDIR [N=20] [LIMIT=170] [grader class options...]
+#   tests/class/bench_class.sh OUTDIR [N=20] [LIMIT=600] [grader class options...]
+# The class, in this order and repeated up to N:
+#   ref        a copy of the reference solutions                      every task passed
+#   shipped    the shipped exercises                                  wrong, build failed...
+#   slow       the solutions, 03's kernel launched 10 times per call  matmul_naive too slow
+#   crash      the solutions, 03's host wrapper writes through NULL   matmul_naive crashed
+#   hang       the solutions, 03's kernel spins forever               matmul_naive timed out
+#   sanitizer  the solutions, 03's kernel reads past the end of A     matmul_naive sanitizer
+# Writes OUTDIR/summary.txt (the rate, seconds per student, seconds per grading step summed
+# over the class), OUTDIR/class.csv (one row: the same figures) and OUTDIR/steps.csv (one row
+# per student and step), plus the gradebook and the class log. Needs a GPU.
 set -u
 cd "$(dirname "$0")/../.."
-out=$1 n=${2:-20} limit=${3:-170}
+[ $# -ge 1 ] || { echo "usage: tests/class/bench_class.sh OUTDIR [N] [LIMIT] [grader class options...]" >&2; exit 2; }
+out=$1 n=${2:-20} limit=${3:-600}
 shift $(( $# < 3 ? $# : 3 ))
+if ! nvidia-smi -L >/dev/null 2>&1; then echo "SKIP: no GPU (nvidia-smi finds none)"; exit 77; fi
 work=$(mktemp -d "${TMPDIR:-/tmp}/classbench.XXXXXX")
+trap 'rm -rf "$work"' EXIT
 course=$work/course class=$work/class
 mkdir -p "$course" "$class" "$out"
+out=$(cd "$out" && pwd)
 cp -r Makefile common tools lessons solutions exercises "$course"/
-# lessons whose reference does not build are left out, and said so
-tasks=()
-for h in "$course"/lessons/*/*_harness.cu; do
-  t=${h#"$course"/lessons/}; tasks+=("${t%_harness.cu}")
-done
 start=$SECONDS
-make -C "$course" -k -j"$(nproc)" $(printf 'build/solutions/%s ' "${tasks[@]}") >"$out/course-build.log" 2>&1
+make -C "$course" -k -j"$(nproc)" all >"$out/course-build.log" 2>&1
 echo "course build: $((SECONDS - start)) s" | tee "$out/summary.txt"
-for t in "${tasks[@]}"; do
-  if [ ! -x "$course/build/solutions/$t" ]; then
-    echo "left out: lesson ${t%/*} (its reference $t does not build)" | tee -a "$out/summary.txt"
-    rm -rf "$course/lessons/${t%/*}"
-  fi
-done
+
+# mutate KIND FILE: the one-task change that makes a student of that kind (03's solution).
+mutate() {
+  local f=$2
+  case $1 in
+    slow) sed -i 's/^\( *\)matmul_naive_kernel<<<\(.*\)$/\1for (int slow_rep = 0; slow_rep < 10; slow_rep++)\n\1    matmul_naive_kernel<<<\2/' "$f" ;;
+    crash) sed -i 's/^\( *\)matmul_naive(dA, dB, dC, M, N, K);/\1*(volatile int *)16 = 1;\n&/' "$f" ;;
+    hang) sed -i 's/^\( *\)float sum = 0.0f;/\1volatile int spin = 1;\n\1while (spin) {\n\1}\n&/' "$f" ;;
+    sanitizer) sed -i 's/^\( *\)C\[(size_t)row \* N + col\] = sum;/\1sum += 0.0f * A[(size_t)M * K + col];\n&/' "$f" ;;
+  esac
+}
+kinds=(ref shipped slow crash hang sanitizer)
 for i in $(seq -w 1 "$n"); do
-  mkdir -p "$class/s$i" && cp -r "$course/solutions" "$class/s$i/exercises"
+  k=${kinds[$(( (10#$i - 1) % ${#kinds[@]} ))]}
+  d=$class/s$i-$k
+  mkdir -p "$d"
+  if [ "$k" = shipped ]; then cp -r "$course/exercises" "$d/exercises"; continue; fi
+  cp -r "$course/solutions" "$d/exercises"
+  f=$d/exercises/03-naive-matmul/matmul_naive.cu
+  before=$(sha256sum <"$f")
+  mutate "$k" "$f"
+  [ "$k" = ref ] || [ "$(sha256sum <"$f")" != "$before" ] ||
+    { echo "FAIL: the $k mutation did not apply to $f"; exit 1; }
 done
+
 start=$SECONDS
 timeout -k 30 -s INT "$limit" build/grader/grader class "$class" --course "$course" "$@" \
   >"$out/class.log" 2>&1
-echo "grader class $* : exit $?, $((SECONDS - start)) s" | tee -a "$out/summary.txt"
-grep -E "^class |graded .* students per minute|^\[" "$out/class.log" | tee -a "$out/summary.txt"
+rc=$?
+secs=$((SECONDS - start))
+echo "grader class $* : exit $rc, $secs s" | tee -a "$out/summary.txt"
 cp "$class/gradebook.csv" "$class/junit.xml" "$out/" 2>/dev/null
-cp "$class/s01/results.json" "$out/s01-results.json" 2>/dev/null
-rm -rf "$work"
+
+# The figures, from every student's results.json.
+python3 - "$class" "$secs" "$out" "$*" <<'EOF' | tee -a "$out/summary.txt"
+import csv, glob, json, os, sys
+cls, secs, out, opts = sys.argv[1], float(sys.argv[2]), sys.argv[3], sys.argv[4]
+steps, done, rows = {}, 0, []
+for path in sorted(glob.glob(os.path.join(cls, "*", "results.json"))):
+    student = os.path.basename(os.path.dirname(path))
+    try:
+        d = json.load(open(path))
+    except (OSError, ValueError):
+        continue
+    tasks = d.get("tasks") or d.get("tests") or []
+    done += 1
+    for t in tasks:
+        for k, v in (t.get("steps") or {}).items():
+            steps[k] = steps.get(k, 0.0) + (v or 0.0)
+            rows.append((student, t.get("id", t.get("name", "")), k, v))
+rate = done / secs * 60 if secs > 0 else 0
+print(f"students graded: {done} in {secs:.0f} s: {rate:.2f} students a minute, "
+      f"{secs / done if done else float('nan'):.1f} s a student")
+for k, v in sorted(steps.items(), key=lambda kv: -kv[1]):
+    print(f"  step {k:10s} {v:8.1f} s summed over the class ({v / done if done else 0:.1f} s a student)")
+with open(os.path.join(out, "class.csv"), "w", newline="") as f:
+    w = csv.writer(f)
+    w.writerow(["options", "students", "seconds", "students_per_minute", "seconds_per_student"]
+               + [f"step_{k}_s" for k in sorted(steps)])
+    w.writerow([opts, done, f"{secs:.1f}", f"{rate:.3f}", f"{secs / done if done else 0:.2f}"]
+               + [f"{steps[k]:.2f}" for k in sorted(steps)])
+with open(os.path.join(out, "steps.csv"), "w", newline="") as f:
+    w = csv.writer(f)
+    w.writerow(["student", "task", "step", "seconds"])
+    w.writerows(rows)
+EOF
+grep -E "^\[" "$out/class.log" | tail -n "$n" >>"$out/summary.txt"
