@@ -32,7 +32,8 @@ struct class_opts {
     const char *work;          /* scratch builds, one directory per student */
     int gpus[MAX_GPUS];
     size_t n_gpus;
-    int jobs;
+    int jobs;                  /* students at once on each GPU */
+    int ref_every;             /* gradings a reference time serves (refcache.h) */
     int force;
     int keep_work;
     int course_build;          /* build the course once before the students */

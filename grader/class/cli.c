@@ -19,8 +19,11 @@ static void usage(FILE *f)
         "  --build DIR        the course's build directory; default build\n"
         "  --work DIR         scratch builds, one directory per student;\n"
         "                     default $TMPDIR/grader-class-<uid>/<class hash>\n"
-        "  --gpus 0,1,...     one student per GPU at a time (CUDA_VISIBLE_DEVICES per child)\n"
-        "  --jobs N           students at once without --gpus (default 1)\n"
+        "  --gpus 0,1,...     the GPUs to grade on (CUDA_VISIBLE_DEVICES per child)\n"
+        "  --jobs N           students at once on each GPU: their builds and checks overlap,\n"
+        "                     their timed runs take turns (default: a quarter of the cores, 1-4)\n"
+        "  --reference-every N  time the reference afresh after N gradings on a GPU (default 8;\n"
+        "                     1: for every grading)\n"
         "  --seed N           class seed; each student's seed derives from it (default 1)\n"
         "  --timeout S        wall-clock limit of each run of student code\n"
         "  --build-timeout S  limit of each task's build step\n"
@@ -82,7 +85,7 @@ static int parse_gpus(const char *s, struct class_opts *o)
 }
 
 enum {
-    O_COURSE = 256, O_WAIT, O_INTERVAL, O_BUILD, O_WORK, O_GPUS, O_JOBS, O_SEED, O_TIMEOUT,
+    O_COURSE = 256, O_WAIT, O_INTERVAL, O_BUILD, O_WORK, O_GPUS, O_JOBS, O_REF_EVERY, O_SEED, O_TIMEOUT,
     O_BUILD_TIMEOUT, O_MAKE_TIMEOUT, O_NO_SANITIZE, O_FORCE, O_KEEP_WORK, O_NO_COURSE_BUILD,
     O_NO_SANDBOX, O_ARRAY_TASK, O_ONLY, O_SLURM, O_DRY_RUN, O_CHUNK, O_MAX_PARALLEL, O_TIME,
     O_MEM, O_CPUS, O_GRES, O_PARTITION, O_ACCOUNT, O_SBATCH_ARG
@@ -101,6 +104,7 @@ static const struct option class_options[] = {
     { "work", required_argument, NULL, O_WORK },
     { "gpus", required_argument, NULL, O_GPUS },
     { "jobs", required_argument, NULL, O_JOBS },
+    { "reference-every", required_argument, NULL, O_REF_EVERY },
     { "seed", required_argument, NULL, O_SEED },
     { "timeout", required_argument, NULL, O_TIMEOUT },
     { "build-timeout", required_argument, NULL, O_BUILD_TIMEOUT },
@@ -158,6 +162,7 @@ static int set_value(struct class_opts *o, int opt, const char *v)
     case O_WORK: o->work = v; return 0;
     case O_GPUS: return parse_gpus(v, o);
     case O_JOBS: if (parse_count(v, 1, 1024, &n)) return -1; o->jobs = (int)n; return 0;
+    case O_REF_EVERY: if (parse_count(v, 1, 1000000, &n)) return -1; o->ref_every = (int)n; return 0;
     case O_SEED: return parse_u64(v, &o->seed);
     case O_TIMEOUT: return parse_pos_double(v, &o->run_timeout);
     case O_BUILD_TIMEOUT: return parse_pos_double(v, &o->build_timeout);
@@ -198,7 +203,9 @@ static void defaults(struct class_opts *o)
     memset(o, 0, sizeof *o);
     o->root = ".";
     o->build_dir = "build";
-    o->jobs = 1;
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    o->jobs = cores >= 16 ? 4 : cores >= 4 ? (int)(cores / 4) : 1;
+    o->ref_every = 8;
     o->seed = 1;
     o->sanitize = 1;
     o->course_build = 1;

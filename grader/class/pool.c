@@ -56,12 +56,14 @@ static int report_child(const struct class_opts *o, const char *name, int status
     return 1;
 }
 
-/* Grades `todo` (indices into the roster) with one child process per slot: a slot is a GPU
- * from --gpus, else one of --jobs. Returns how many could not be graded. */
+/* Grades `todo` (indices into the roster) with one child process per slot: --jobs slots on
+ * each GPU of --gpus (or on the one GPU the children see). The gradings of one GPU share its
+ * lock and its reference times (student.c). Returns how many could not be graded. */
 size_t run_pool(const struct class_opts *o, const struct course *c, const struct roster *r,
                 char *const *hashes, const size_t *todo, size_t n_todo)
 {
-    size_t slots = o->n_gpus ? o->n_gpus : (size_t)o->jobs;
+    /* --jobs students at once on each GPU: slot s grades on GPU s mod the GPUs given */
+    size_t slots = (o->n_gpus ? o->n_gpus : 1) * (size_t)o->jobs;
     pid_t *pid = calloc(slots, sizeof *pid);
     size_t *who = calloc(slots, sizeof *who);
     double *started = calloc(slots, sizeof *started);
@@ -74,7 +76,7 @@ size_t run_pool(const struct class_opts *o, const struct course *c, const struct
         for (size_t s = 0; s < slots && next < n_todo && !class_cancel; s++) {
             if (pid[s] > 0)
                 continue;
-            int gpu = o->n_gpus ? o->gpus[s] : -1;
+            int gpu = o->n_gpus ? o->gpus[s % o->n_gpus] : -1;
             size_t i = todo[next++];
             fflush(stdout);
             fflush(stderr);
@@ -115,7 +117,7 @@ size_t run_pool(const struct class_opts *o, const struct course *c, const struct
             running--;
             done++;
             failed += report_child(o, r->names[who[s]], status, done, n_todo,
-                                   o->n_gpus ? o->gpus[s] : -1, now_s() - started[s]);
+                                   o->n_gpus ? o->gpus[s % o->n_gpus] : -1, now_s() - started[s]);
         }
     }
     failed += n_todo - next;

@@ -149,6 +149,10 @@ static size_t array_argv(const struct class_opts *o, const char *exe, char **arg
         add_arg(argv, &argc, "--no-sanitize");
     if (o->no_sandbox)
         add_arg(argv, &argc, "--no-sandbox");
+    add_arg(argv, &argc, "--jobs");
+    add_arg(argv, &argc, "%d", o->jobs);
+    add_arg(argv, &argc, "--reference-every");
+    add_arg(argv, &argc, "%d", o->ref_every);
     if (o->run_timeout > 0) {
         add_arg(argv, &argc, "--timeout");
         add_arg(argv, &argc, "%g", o->run_timeout);

@@ -114,6 +114,23 @@ static int grade_tasks(const struct course *c, const struct grade_opts *g, struc
     return 0;
 }
 
+/* The files one GPU's gradings share, under the work directory: its lock (gpulock.h) and its
+ * reference times (refcache.h). Named by host as well: Slurm array tasks on different nodes
+ * may share one work directory, and each node's GPU 0 is another GPU. */
+static void gpu_shared_paths(const struct class_opts *o, int gpu, char **lock, char **refs)
+{
+    char host[256] = "localhost";
+    gethostname(host, sizeof host - 1);
+    host[sizeof host - 1] = 0;
+    char *gpu_name = gpu >= 0 ? xasprintf("gpu%d", gpu) : xstrdup("gpu");
+    char *dir = xasprintf("%s/gpus", o->work);
+    mkdir_p(dir);
+    *lock = xasprintf("%s/%s-%s.lock", dir, host, gpu_name);
+    *refs = o->ref_every > 1 ? xasprintf("%s/%s-%s.reference", dir, host, gpu_name) : NULL;
+    free(dir);
+    free(gpu_name);
+}
+
 static void student_grade_opts(const struct class_opts *o, struct grade_opts *g,
                                const char *name, int gpu)
 {
@@ -165,6 +182,11 @@ int grade_student(const struct class_opts *o, const struct course *c, const char
     student_grade_opts(o, &g, name, gpu);
     g.exercises_dir = exdir;
     g.exbuild_dir = exbuild;
+    char *lock, *refs;
+    gpu_shared_paths(o, gpu, &lock, &refs);
+    g.gpu_lock = lock;
+    g.ref_cache = refs;
+    g.ref_max_uses = o->ref_every;
     struct gb_student s;
     gb_student_init(&s, name);
     set_str(&s.hash, hash);
@@ -186,5 +208,7 @@ int grade_student(const struct class_opts *o, const struct course *c, const char
         remove_tree(exbuild);
     free(exdir);
     free(exbuild);
+    free(lock);
+    free(refs);
     return rc;
 }

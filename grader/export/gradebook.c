@@ -158,15 +158,15 @@ double gb_row_max(const struct gb_book *b, size_t row)
 
 int gb_book_write(const struct gb_book *b, const char *dir)
 {
-    char *csv = gb_book_csv(b), *xml = gb_book_junit(b);
-    char *csv_path = xasprintf("%s/gradebook.csv", dir), *xml_path = xasprintf("%s/junit.xml", dir);
-    int rc = write_atomic(csv_path, csv, strlen(csv)) == 0 &&
-                     write_atomic(xml_path, xml, strlen(xml)) == 0
-                 ? 0
-                 : -1;
-    free(csv);
-    free(xml);
-    free(csv_path);
-    free(xml_path);
+    static const char *const names[] = {"gradebook.csv", "junit.xml", "reference.csv"};
+    char *texts[] = {gb_book_csv(b), gb_book_junit(b), gb_book_reference_csv(b)};
+    int rc = 0;
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
+        char *path = path_join(dir, names[i]);
+        if (rc == 0 && write_atomic(path, texts[i], strlen(texts[i])) != 0)
+            rc = -1;
+        free(path);
+        free(texts[i]);
+    }
     return rc;
 }

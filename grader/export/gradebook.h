@@ -14,6 +14,7 @@
  *                  one row per student; status is "graded", "stale" (results of files since
  *                  changed) or "pending" (no results yet: no scores, only the max).
  *                  Text cells that a spreadsheet would read as a formula get a leading '.
+ *   reference.csv  per task with a speed case: the reference's times over the class (reference.c)
  *   junit.xml      <testsuites> with one <testsuite> per student, one <testcase> per task;
  *                  the element of an outcome is its JUnit kind in outcome.h (not submitted:
  *                  as not run), a pending student's tasks are <skipped>.
@@ -104,7 +105,11 @@ double gb_row_max(const struct gb_book *b, size_t row);
 
 char *gb_book_csv(const struct gb_book *b);    /* csv.c; malloc'd */
 char *gb_book_junit(const struct gb_book *b);  /* junit.c; malloc'd */
-/* DIR/gradebook.csv and DIR/junit.xml, atomically; 0 or -1. */
+/* reference.c: per task with a speed case, the reference times the ratios were taken against:
+ * gradings, how many timed the reference themselves, the least and greatest median, the drift
+ * between them and the widest repetition spread inside one measurement (%). malloc'd. */
+char *gb_book_reference_csv(const struct gb_book *b);
+/* DIR/gradebook.csv, DIR/junit.xml and DIR/reference.csv, atomically; 0 or -1. */
 int gb_book_write(const struct gb_book *b, const char *dir);
 
 #endif /* GRADER_GRADEBOOK_H */

@@ -22,6 +22,7 @@ one_line_exit2 "not a directory" class "$TEST_TMP/nope"
 one_line_exit2 "bad --gpus" class "$CLASS" --gpus 0,,1
 one_line_exit2 "--gpus with --slurm" class "$CLASS" --gpus 0 --slurm
 one_line_exit2 "--jobs 0" class "$CLASS" --jobs 0
+one_line_exit2 "--reference-every 0" class "$CLASS" --reference-every 0
 one_line_exit2 "collect: unknown option" collect "$CLASS" --gpus 0
 
 # ---- grade the class on two "GPUs"
@@ -74,6 +75,24 @@ print("\n".join(errors) or "formats ok")
 sys.exit(1 if errors else 0)
 PY
 [ $? -eq 0 ] && ok "results.json (Gradescope) and junit.xml parse and add up" || { bad "formats"; cat "$TEST_TMP/formats"; }
+
+# ---- the GPUs' shared files: a lock per GPU, the reference timed once for several gradings
+ls "$TEST_TMP"/work/gpus/*-gpu0.lock "$TEST_TMP"/work/gpus/*-gpu1.lock >/dev/null 2>&1 &&
+  ok "one lock file per GPU" || bad "no lock file per GPU: $(ls "$TEST_TMP/work/gpus" 2>&1)"
+python3 - "$CLASS/reference.csv" <<'PY' >"$TEST_TMP/refcsv" 2>&1
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1], newline="")))
+assert rows, "no task with a reference time"
+for r in rows:
+    g, t = int(r["gradings"]), int(r["reference_timings"])
+    # two GPUs: the first grading on each that reaches the speed step times the reference,
+    # then shares it with up to 7 more (--reference-every 8)
+    assert 1 <= t < g and t <= 2 * -(-g // 8), (r["task"], g, t)
+    assert float(r["median_ms_min"]) <= float(r["median_ms_max"]), r
+print("reference.csv ok:", [(r["task"], r["gradings"], r["reference_timings"]) for r in rows])
+PY
+[ $? -eq 0 ] && ok "reference.csv: each GPU timed the reference and shared it" ||
+  { bad "reference.csv"; cat "$TEST_TMP/refcsv" "$CLASS/reference.csv"; }
 
 # ---- resumable: nothing regraded while nothing changed; one edit regrades one student
 inodes() { for s in "${STUDENTS[@]}"; do stat -c "%i $s" "$CLASS/$s/results.json"; done; }
