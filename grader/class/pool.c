@@ -2,6 +2,7 @@
  * slot being a GPU of --gpus (CUDA_VISIBLE_DEVICES) or one of --jobs; SIGINT and SIGTERM
  * cancel the gradings in progress. */
 #include <errno.h>
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,6 +38,19 @@ void print_done(const struct class_opts *o, const char *name, size_t k, size_t n
     free(path);
 }
 
+/* The class's pace after each student: how many are done, the rate, the time left. */
+static void print_pace(size_t done, size_t n_todo, double elapsed)
+{
+    if (done == 0 || elapsed <= 0)
+        return;
+    double per_min = done / elapsed * 60, left = (n_todo - done) * elapsed / done;
+    printf("      %zu of %zu done, %.2f students a minute", done, n_todo, per_min);
+    if (done < n_todo)
+        printf(", about %.0f min %02.0f s left", floor(left / 60), fmod(left, 60));
+    printf("\n");
+    fflush(stdout);
+}
+
 /* One line for a grading child that ended; 1 when it did not grade its student. */
 static int report_child(const struct class_opts *o, const char *name, int status, size_t done,
                         size_t n_todo, int gpu, double secs)
@@ -67,6 +81,7 @@ size_t run_pool(const struct class_opts *o, const struct course *c, const struct
     pid_t *pid = calloc(slots, sizeof *pid);
     size_t *who = calloc(slots, sizeof *who);
     double *started = calloc(slots, sizeof *started);
+    double t_start = now_s();
     size_t next = 0, running = 0, done = 0, failed = 0;
     if (!pid || !who || !started) {
         free(pid); free(who); free(started);
@@ -118,6 +133,7 @@ size_t run_pool(const struct class_opts *o, const struct course *c, const struct
             done++;
             failed += report_child(o, r->names[who[s]], status, done, n_todo,
                                    o->n_gpus ? o->gpus[s % o->n_gpus] : -1, now_s() - started[s]);
+            print_pace(done, n_todo, now_s() - t_start);
         }
     }
     failed += n_todo - next;

@@ -182,6 +182,22 @@ static enum sanitizer_status sanitizer_status_from(const char *s)
     return SANITIZER_FAILED;
 }
 
+static void speed_from_json(struct task_result *r, const cJSON *sp)
+{
+    if (!cJSON_IsObject(sp))
+        return;
+    set_str(&r->speed_case, jstr(sp, "case"));
+    r->speed_measured = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(sp, "measured"));
+    r->speed_ratio = fmax(0, jnum(sp, "ratio"));
+    r->speed_threshold = fmax(0, jnum(sp, "threshold"));
+    r->time_ms = jnum(sp, "time_ms");
+    r->ref_time_ms = jnum(sp, "ref_time_ms");
+    r->ref_min_ms = jnum(sp, "ref_min_ms");
+    r->ref_max_ms = jnum(sp, "ref_max_ms");
+    r->ref_shared = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(sp, "ref_shared"));
+    r->ref_age_s = fmax(0, jnum(sp, "ref_age_s"));
+}
+
 struct task_result *result_from_json(const cJSON *j)
 {
     enum grader_outcome oc = outcome_from_key(jstr(j, "outcome"));
@@ -204,19 +220,7 @@ struct task_result *result_from_json(const cJSON *j)
     const cJSON *steps = cJSON_GetObjectItemCaseSensitive(j, "steps");
     for (int i = 0; i < RESULT_STEPS && cJSON_IsObject(steps); i++)
         r->step_s[i] = fmax(0, jnum(steps, result_step_key(i)));
-    const cJSON *sp = cJSON_GetObjectItemCaseSensitive(j, "speed");
-    if (cJSON_IsObject(sp)) {
-        set_str(&r->speed_case, jstr(sp, "case"));
-        r->speed_measured = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(sp, "measured"));
-        r->speed_ratio = fmax(0, jnum(sp, "ratio"));
-        r->speed_threshold = fmax(0, jnum(sp, "threshold"));
-        r->time_ms = jnum(sp, "time_ms");
-        r->ref_time_ms = jnum(sp, "ref_time_ms");
-        r->ref_min_ms = jnum(sp, "ref_min_ms");
-        r->ref_max_ms = jnum(sp, "ref_max_ms");
-        r->ref_shared = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(sp, "ref_shared"));
-        r->ref_age_s = fmax(0, jnum(sp, "ref_age_s"));
-    }
+    speed_from_json(r, cJSON_GetObjectItemCaseSensitive(j, "speed"));
     const cJSON *x;
     cJSON_ArrayForEach(x, jarr(j, "cases")) {
         struct case_result *c = result_add_case(r, jstr(x, "name"));

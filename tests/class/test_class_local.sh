@@ -39,6 +39,9 @@ snapshot >"$TEST_TMP/after"
 cmp -s "$TEST_TMP/before" "$TEST_TMP/after" && ok "students' files untouched" || bad "students' files changed"
 expect_grep "GPU 0\)" "$TEST_TMP/run1" "a student graded on GPU 0"
 expect_grep "GPU 1\)" "$TEST_TMP/run1" "a student graded on GPU 1"
+expect_grep "^ +13 of 13 done, [0-9.]+ students a minute$" "$TEST_TMP/run1" "the pace after the last student"
+expect_grep "^ +1 of 13 done, [0-9.]+ students a minute, about [0-9]+ min [0-9]+ s left$" "$TEST_TMP/run1" \
+  "the pace and the time left after the first"
 grep -rh "probe CUDA_VISIBLE_DEVICES" "$TEST_TMP"/work/probe-* >"$TEST_TMP/probe" 2>/dev/null
 if [ -s "$TEST_TMP/probe" ] && ! grep -qv "CUDA_VISIBLE_DEVICES=[01]$" "$TEST_TMP/probe"; then
   ok "each child saw CUDA_VISIBLE_DEVICES of its GPU"

@@ -58,6 +58,10 @@ static struct task_result *sample_result(void)
     strlist_push(&r->forbidden, "cublasSgemm_v2");
     r->speed_measured = 1;
     r->speed_ratio = 0.75;
+    r->ref_min_ms = 1.5;
+    r->ref_max_ms = 1.75;
+    r->ref_shared = 1;
+    r->ref_age_s = 42.5;
     return r;
 }
 
@@ -85,6 +89,9 @@ static void result_json_round_trip(void **state)
     assert_int_equal(result_sanitizer_run(back, 0)->status, SANITIZER_FINDINGS);
     assert_string_equal(result_forbidden(back, 0), "cublasSgemm_v2");
     assert_float_equal(result_speed_ratio(back), 0.75, 0);
+    /* a shared reference time says so, and how old it was */
+    assert_true(back->ref_shared && back->ref_age_s == 42.5);
+    assert_true(back->ref_min_ms == 1.5 && back->ref_max_ms == 1.75);
     cJSON_Delete(j);
     task_result_free(back);
     task_result_free(r);
