@@ -210,9 +210,14 @@ int step_speed(struct job *j)
     }
     r->speed_measured = 1;
     r->speed_ratio = ref_ms / c->time_ms;
-    if (r->speed_ratio < r->speed_threshold)
+    if (r->speed_ratio < r->speed_threshold) {
+        char when[96] = "";
+        if (r->ref_shared)
+            snprintf(when, sizeof when, ", timed %.0f s earlier on this GPU for the class",
+                     r->ref_age_s);
         job_fact(j, OUTCOME_TOO_SLOW,
-                 "case %s: %.3g ms against the reference's %.3g ms (ratio %.2f, needs %.2f)",
-                 sc->name, c->time_ms, ref_ms, r->speed_ratio, r->speed_threshold);
+                 "case %s: %.3g ms against the reference's %.3g ms%s (ratio %.2f, needs %.2f)",
+                 sc->name, c->time_ms, ref_ms, when, r->speed_ratio, r->speed_threshold);
+    }
     return facts_none(&j->facts);
 }

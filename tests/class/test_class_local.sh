@@ -138,6 +138,27 @@ rc=$?
 [ $rc -eq 0 ] && cmp -s "$CLASS/gradebook.csv" "$TEST_TMP/book1.csv" && ok "collect: exit 0, same gradebook" \
   || { bad "collect: exit $rc"; cat "$TEST_TMP/collect"; }
 
+# ---- a shared reference time says so in the verdict of the grading that used it
+for s in ann bob; do
+  mkdir -p "$TEST_TMP/slowpair/$s/exercises/01-basics"
+  cp "$COURSE_DIR/exercises/01-basics/slow.cu" "$TEST_TMP/slowpair/$s/exercises/01-basics/"
+done
+"${G[@]}" class "$TEST_TMP/slowpair" "${OPTS[@]}" --jobs 1 --work "$TEST_TMP/work2" \
+  >"$TEST_TMP/slowpair.out" 2>&1
+python3 - "$TEST_TMP/slowpair" <<'PY' >"$TEST_TMP/slowpair.check" 2>&1
+import json, sys
+out = {}
+for s in ("ann", "bob"):
+    r = json.load(open(f"{sys.argv[1]}/{s}/results.json"))
+    t = [t for t in r["tests"] if t["extra_data"]["task"] == "01-basics/slow"][0]["extra_data"]["result"]
+    out[s] = (t["outcome"], t["speed"]["ref_shared"], t["reason"])
+assert out["ann"][:2] == ("too_slow", False), out   # one grading at a time: ann first, timed it
+assert out["bob"][:2] == ("too_slow", True), out    # bob used ann's measurement...
+assert "s earlier on this GPU for the class" in out["bob"][2], out  # ...and is told so
+PY
+[ $? -eq 0 ] && ok "the second grading used the first's reference time and says so" ||
+  { bad "shared reference in the verdict"; cat "$TEST_TMP/slowpair.check" "$TEST_TMP/slowpair.out"; }
+
 # ---- the Slurm script, written but not submitted
 make_class "$TEST_TMP/dry"
 "${G[@]}" class "$TEST_TMP/dry" "${OPTS[@]}" --slurm --dry-run --no-course-build --chunk 5 --time 20 \
