@@ -84,6 +84,30 @@ static int tl_write_svg(const tl_span *sp, size_t n, double end_ms, const char *
     return 0;
 }
 
+/* The recorded pass as spans, one per operation, in ms from the origin event; returns how many.
+ * busy[op] sums each operation's time and *end_ms is the last end. */
+static size_t tl_collect(cudaEvent_t origin, cudaEvent_t (*marks)[TL_OPS + 1], tl_span *spans,
+                         double busy[TL_OPS], double *end_ms)
+{
+    size_t ns = 0;
+    for (int c = 0; c < TL_CHUNKS; ++c) {
+        float t[TL_OPS + 1];
+        for (int k = 0; k <= TL_OPS; ++k)
+            CUDA_CHECK(cudaEventElapsedTime(&t[k], origin, marks[c][k]));
+        for (int k = 0; k < TL_OPS; ++k) {
+            spans[ns].stream = c % TL_STREAMS;
+            spans[ns].chunk = c;
+            spans[ns].op = k;
+            spans[ns].start = t[k];
+            spans[ns].end = t[k + 1];
+            busy[k] += t[k + 1] - t[k];
+            *end_ms = fmax(*end_ms, t[k + 1]);
+            ++ns;
+        }
+    }
+    return ns;
+}
+
 static void timeline_v4(void *arg)
 {
     const demo_ctx *d = (const demo_ctx *)arg;
@@ -126,23 +150,8 @@ static void timeline_v4(void *arg)
     }
 
     tl_span spans[TL_CHUNKS * TL_OPS];
-    size_t ns = 0;
     double end_ms = 0, busy[TL_OPS] = { 0, 0, 0 };
-    for (int c = 0; c < TL_CHUNKS; ++c) {
-        float t[TL_OPS + 1];
-        for (int k = 0; k <= TL_OPS; ++k)
-            CUDA_CHECK(cudaEventElapsedTime(&t[k], origin, marks[c][k]));
-        for (int k = 0; k < TL_OPS; ++k) {
-            spans[ns].stream = c % TL_STREAMS;
-            spans[ns].chunk = c;
-            spans[ns].op = k;
-            spans[ns].start = t[k];
-            spans[ns].end = t[k + 1];
-            busy[k] += t[k + 1] - t[k];
-            end_ms = fmax(end_ms, t[k + 1]);
-            ++ns;
-        }
-    }
+    const size_t ns = tl_collect(origin, marks, spans, busy, &end_ms);
 
     const char *cols[] = { "stream", "chunk", "operation", "start ms", "end ms", "ms" };
     lab_table *t = lab_table_new("Timeline: every operation, from events recorded in its stream", cols, 6);
