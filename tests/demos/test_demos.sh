@@ -27,10 +27,11 @@ comment_ids() {
     "$1" | sort -n
 }
 
-# The N of every version function, name_vN(void *arg), in the lesson's demo sources.
+# The N of every version function, name_vN(void *arg), in the lesson's demo sources: demo.cu
+# and the files it includes from kernels/ or versions/.
 function_ids() {
   local dir=$1
-  grep -ohE '_v[0-9]+\(void \*arg\)' "$dir/demo.cu" $(ls "$dir"/kernels/*.cuh 2>/dev/null) |
+  grep -ohE '_v[0-9]+\(void \*arg\)' "$dir/demo.cu" $(ls "$dir"/kernels/*.cuh "$dir"/versions/*.cuh 2>/dev/null) |
     sed -E 's/_v([0-9]+).*/\1/' | sort -nu
 }
 
