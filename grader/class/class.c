@@ -75,6 +75,8 @@ int class_main(int argc, char **argv)
                 sandbox_unavailable());
         return 1;
     }
+    if (cr.o.no_sandbox)
+        fputs("grader class: warning: --no-sandbox: student code runs unsandboxed\n", stderr);
     rc = class_setup(&cr);
     if (rc != 0)
         goto out;

@@ -33,7 +33,7 @@ static void usage(FILE *f)
         "  --only NAME        grade only this student (repeatable)\n"
         "  --keep-work        keep the scratch builds\n"
         "  --no-course-build  the course is built already: do not run make for it first\n"
-        "  --no-sandbox       grade even where bubblewrap cannot sandbox student code\n"
+        "  --no-sandbox       run student code without bubblewrap (needed where it cannot run)\n"
         "\n"
         "  --slurm            submit an sbatch job array instead of grading here\n"
         "  --chunk N          students per array task (default 1)\n"

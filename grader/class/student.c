@@ -141,6 +141,7 @@ static void student_grade_opts(const struct class_opts *o, struct grade_opts *g,
     g->seed = student_seed(o->seed, name);
     g->sanitize = o->sanitize;
     g->gpu = gpu;
+    g->no_sandbox = o->no_sandbox; /* one meaning for --batch and the class */
     if (o->run_timeout > 0)
         g->run_timeout_s = o->run_timeout;
     if (o->build_timeout > 0)

@@ -26,6 +26,12 @@ if "$GRADER" doctor --root "$course" | grep -q "^ok    sandbox"; then
     ok "--no-sandbox: one warning line" || bad "--no-sandbox: $(cat "$TEST_TMP/ns.err")"
   py_json "--no-sandbox: graded the same" 'assert d["tasks"][0]["outcome"] == "passed", d["tasks"][0]' \
     "$TEST_TMP/ns.json"
+  mkdir -p "$TEST_TMP/nsclass/alice/exercises/01-basics"
+  cp "$course/solutions/01-basics/pass.cu" "$TEST_TMP/nsclass/alice/exercises/01-basics/"
+  "$GRADER" class "$TEST_TMP/nsclass" --course "$course" --no-sandbox --no-sanitize \
+    --work "$TEST_TMP/nswork" >"$TEST_TMP/nsclass.out" 2>&1
+  expect_grep "^grader class: warning: --no-sandbox: student code runs unsandboxed" \
+    "$TEST_TMP/nsclass.out" "class --no-sandbox: the same meaning, the same warning"
 else
   echo "note: no sandbox here; only the fallback is checked"
 fi
