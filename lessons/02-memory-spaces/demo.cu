@@ -1,5 +1,5 @@
 // Lesson 02 demo: the memory spaces measured on today's GPU. Latency of each space by pointer
-// chasing, the seed lecture's offsetCopy and strideCopy swept, shared-memory bank conflicts,
+// chasing, the Spanish lecture's offsetCopy and strideCopy swept, shared-memory bank conflicts,
 // a transpose that needs shared memory to be coalesced, and constant memory's broadcast.
 //
 //   make build/lessons/02-memory-spaces/demo && build/lessons/02-memory-spaces/demo [VERSION...]

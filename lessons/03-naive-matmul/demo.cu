@@ -102,16 +102,16 @@ enum { N_VERSIONS = sizeof versions / sizeof *versions };
 // ms measured on "venus" (compute capability 6.1), column "Global Memory".
 static const struct {
     int n;
-    double seed_ms;
-} seed_rows[] = {{512, 0.219},   {1024, 0.546},   {2048, 1.904},   {4096, 7.317},
+    double lecture_ms;
+} lecture_rows[] = {{512, 0.219},   {1024, 0.546},   {2048, 1.904},   {4096, 7.317},
                  {8192, 31.176}, {16384, 128.212}, {32768, 471.209}};
 
-static void seed_table(const lab_options *o, problem *p, lab_table *t)
+static void lecture_table(const lab_options *o, problem *p, lab_table *t)
 {
     const int K = 32;
-    int n_rows = (int)(sizeof seed_rows / sizeof *seed_rows);
+    int n_rows = (int)(sizeof lecture_rows / sizeof *lecture_rows);
     for (int r = 0; r < (o->quick ? 2 : n_rows); r++) {
-        int n = seed_rows[r].n;
+        int n = lecture_rows[r].n;
         float *dA, *dB, *dC;
         CUDA_CHECK(cudaMalloc(&dA, (size_t)n * K * sizeof(float)));
         CUDA_CHECK(cudaMalloc(&dB, (size_t)K * n * sizeof(float)));
@@ -126,8 +126,8 @@ static void seed_table(const lab_options *o, problem *p, lab_table *t)
         lab_bench_opts bo = {1, o->reps > 0 ? o->reps : 5, o->flush_l2, NULL};
         double naive = lab_bench(run_cols_v2, p, &bo).median_ms;
         double blas = lab_bench(run_cublas_v0, p, &bo).median_ms;
-        lab_table_rowf(t, "%d|%.3f|%.3f|%.3f|%.0fx|%.0f", n, seed_rows[r].seed_ms, naive, blas,
-                       seed_rows[r].seed_ms / naive, 2.0 * n * n * K / (naive * 1e6));
+        lab_table_rowf(t, "%d|%.3f|%.3f|%.3f|%.0fx|%.0f", n, lecture_rows[r].lecture_ms, naive, blas,
+                       lecture_rows[r].lecture_ms / naive, 2.0 * n * n * K / (naive * 1e6));
         CUDA_CHECK(cudaFree(dA));
         CUDA_CHECK(cudaFree(dB));
         CUDA_CHECK(cudaFree(dC));
@@ -216,14 +216,14 @@ int main(int argc, char **argv)
         free(hB);
     }
     fprintf(stderr, "\r  measuring the lecture's shapes...   ");
-    static const char *const seed_cols[] = {"n", "lecture ms (cc 6.1)", "naive-cols ms", "cuBLAS ms",
+    static const char *const lecture_cols[] = {"n", "lecture ms (cc 6.1)", "naive-cols ms", "cuBLAS ms",
                                             "speed-up", "naive GFLOP/s"};
     lab_table *st = lab_table_new(
-        "The Spanish lecture's simpleMultiply, C(n×n) = A(n×32)·B(32×n), then and now", seed_cols, 6);
-    seed_table(&o, &p, st);
+        "The Spanish lecture's simpleMultiply, C(n×n) = A(n×32)·B(32×n), then and now", lecture_cols, 6);
+    lecture_table(&o, &p, st);
     fprintf(stderr, "\r%40s\r", "");
     CUBLAS_CHECK(cublasDestroy(p.blas));
     lab_demo_emit(&d, t, "versions");
-    lab_demo_emit(&d, st, "seed"); // CSV name: lessons/03-naive-matmul/plot.gp reads it
+    lab_demo_emit(&d, st, "lecture"); // CSV name: lessons/03-naive-matmul/plot.gp reads it
     return d.status;
 }

@@ -27,7 +27,7 @@ set logscale y
 plot for [v=0:2] rows(f, v) using 1:5 with linespoints lw 2 pt 7 ps 0.6 \
      lc rgb word(colors, v + 1) title sprintf('v%d %s', v, word(names, v + 1))
 
-f = csvdir.'/03-naive-matmul_seed.csv'
+f = csvdir.'/03-naive-matmul_lecture.csv'
 set output out('lecture')
 set title 'simpleMultiply, C(n×n) = A(n×32)·B(32×n): a cc 6.1 GPU (Spanish lecture) and this GPU'
 set ylabel 'ms, one call (log scale)'

@@ -299,7 +299,7 @@ static void run_panel(const run_ctx *ctx)
         problem_free(&p);
     }
     printf("copy ceiling (device-to-device, read + write): %.0f GB/s\n", copy);
-    lab_demo_emit(ctx->demo, t, "seed001"); /* CSV name: lessons/04-tiling/plot.gp reads it */
+    lab_demo_emit(ctx->demo, t, "panel"); /* CSV name: lessons/04-tiling/plot.gp reads it */
 }
 
 /* The Russian lecture's experiment: the same kernel with 1, 2, ... blocks allowed per SM. Extra dynamic

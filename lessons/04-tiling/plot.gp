@@ -43,7 +43,7 @@ $hist001 << EOD
 16384,128.212,94.618,41.993
 32768,471.209,285.384,124.677
 EOD
-panel = csvdir."/04-tiling_seed001.csv"
+panel = csvdir."/04-tiling_panel.csv"
 if (readable(panel)) {
     set output out("panel")
     set title "Lesson 04: the panel product C (n x n) = A (n x 32) · B (32 x n); dashed: the lecture's cc 6.1 GPU"

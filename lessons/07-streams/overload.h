@@ -1,7 +1,7 @@
-/* overload.h — the lesson's deliberately heavy kernels (the seed's vectorAdd "sobrecarga").
+/* overload.h — the lesson's deliberately heavy kernels (the Spanish lecture's vectorAdd "sobrecarga").
  *
  * A plain vector add moves 12 bytes per element over PCIe and does one addition: the copies
- * dwarf the kernel and streams have nothing to overlap the copies with. The seed lecture
+ * dwarf the kernel and streams have nothing to overlap the copies with. The Spanish lecture
  * "overloaded" the kernel with extra arithmetic; here the extra work is a fixed number of
  * Newton rounds for a square root, so the result is still checkable on the CPU:
  *     y <- (y + v / y) / 2,  starting from y = v,  converges to sqrt(v) for v >= 1.
@@ -36,7 +36,7 @@ extern "C" {
 
 /* x[i] <- sqrt(x[i]) by `rounds` Newton rounds, in place, on `stream`. n == 0 launches nothing. */
 void overload_sqrt_launch(float *x, size_t n, int rounds, cudaStream_t stream);
-/* The seed's vector add: c[i] = a[i] + b[i] when rounds == 0, else sqrt(a[i] + b[i]) by
+/* The Spanish lecture's vector add: c[i] = a[i] + b[i] when rounds == 0, else sqrt(a[i] + b[i]) by
  * `rounds` Newton rounds. n == 0 launches nothing. */
 void overload_add_launch(const float *a, const float *b, float *c, size_t n, int rounds,
                          cudaStream_t stream);

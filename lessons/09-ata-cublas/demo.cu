@@ -35,12 +35,12 @@
 // times on a Tesla C2075 (ms), for the sizes this demo runs too. A is rows×cols; the report's
 // second table has rows = cols / 2 (its times are half those of the square table, as its
 // work rows·cols² says they should be).
-typedef struct seed_row {
+typedef struct report_row {
     int rows, cols;
     double cublas_ms, naive_ms, optimized_ms;
-} seed_row;
+} report_row;
 
-static const seed_row seed_times[] = {
+static const report_row report_times[] = {
     {500, 500, 1.073, 6.974, 0.835},
     {1500, 1500, 22.573, 180.851, 17.921},
     {2500, 2500, 104.699, 868.518, 79.603},
@@ -54,10 +54,10 @@ static const seed_row seed_times[] = {
 };
 
 // The report's time for version v (0 cuBLAS, 2 naive, 3 optimized) at rows×cols; 0 when none.
-static double seed_ms(int v, int rows, int cols)
+static double report_ms(int v, int rows, int cols)
 {
-    for (size_t i = 0; i < sizeof seed_times / sizeof *seed_times; i++) {
-        const seed_row *s = &seed_times[i];
+    for (size_t i = 0; i < sizeof report_times / sizeof *report_times; i++) {
+        const report_row *s = &report_times[i];
         if (s->rows == rows && s->cols == cols)
             return v == 0 ? s->cublas_ms : v == 2 ? s->naive_ms : v == 3 ? s->optimized_ms : 0;
     }
@@ -96,7 +96,7 @@ static const version versions[] = {
      finish_dsyrk_v1, NULL, NULL, 0, 0},
     {{2, "naive", "one thread per element, columns of A from global memory", run_naive_v2}, NULL, NULL,
      (const void *)ata_naive_v2, 32 * 32, 0},
-    {{3, "report-opt", "the report's design: 48x48 upper tiles, 3x3/thread, prefetch (the solution)", run_seed_v3},
+    {{3, "report-opt", "the report's design: 48x48 upper tiles, 3x3/thread, prefetch (the solution)", run_report_opt_v3},
      NULL, NULL, (const void *)ata_solution::ata_kernel, ata_solution::THREADS, 0},
     {{4, "dmma-8x8x4", "FP64 tensor cores m8n8k4, 128x128 upper tiles, cp.async x4", run_dmma_v4}, NULL,
      unsupported_v4, (const void *)ata_tc<TC_M8N8K4>, TC_THREADS, TC_SMEM},
@@ -191,12 +191,12 @@ static int run_shape(const shape *sh, const run_opts *ro, lab_table *t, double m
         }
         if (ms[v] <= 0)
             continue;
-        const double tflops = flops / (ms[v] * 1e9), seed = seed_ms(v, sh->M, sh->N);
-        char seed_cell[32] = "-";
-        if (seed > 0)
-            snprintf(seed_cell, sizeof seed_cell, "%.3f", seed);
+        const double tflops = flops / (ms[v] * 1e9), then = report_ms(v, sh->M, sh->N);
+        char report_cell[32] = "-";
+        if (then > 0)
+            snprintf(report_cell, sizeof report_cell, "%.3f", then);
         lab_table_rowf(t, "%d|%d|%d|%s|%.3f|%.2f|%.0f%%|%.2f|%.2f|%s|%s", sh->M, sh->N, v, ver->v.name, ms[v],
-                       tflops, 100.0 * tflops * 1e3 / ro->sgemm_gflops, ms[0] / ms[v], ms[1] / ms[v], seed_cell,
+                       tflops, 100.0 * tflops * 1e3 / ro->sgemm_gflops, ms[0] / ms[v], ms[1] / ms[v], report_cell,
                        ok[v] ? "ok" : "FAIL");
     }
     CUBLAS_CHECK(cublasDestroy(p.blas));

@@ -3,7 +3,7 @@
 // effective bandwidth against the copy ceiling. Included by demo.cu after demo_ctx and bench.
 #pragma once
 
-// --- the seed's copies. offsetCopy: a warp's 32 floats start `offset` floats past a 128-byte
+// --- the Spanish lecture's copies. offsetCopy: a warp's 32 floats start `offset` floats past a 128-byte
 // boundary and straddle two lines (five 32-byte sectors instead of four) unless offset % 32 == 0.
 static __global__ void offset_copy(float *out, const float *in, unsigned offset)
 {

@@ -12,7 +12,7 @@ namespace ata_solution {
 #include "../../../solutions/09-ata-cublas/ata.cu"
 }
 
-static void run_seed_v3(void *arg)
+static void run_report_opt_v3(void *arg)
 {
     const problem *p = (const problem *)arg;
     ata_solution::ata(p->A, p->C, p->M, p->N);
