@@ -2,9 +2,7 @@
  * exercise's dump, and the reference's time on the speed case. */
 #include <stdio.h>
 #include <stdlib.h>
-#include <math.h>
 #include <string.h>
-#include <time.h>
 
 #include "grade_job.h"
 #include "refcache.h"
@@ -163,9 +161,7 @@ static void reference_time(struct job *j, const char *speed_case, struct ref_tim
                              : NULL;
     if (key && refcache_take(o->ref_cache, key, o->ref_max_age_s, o->ref_max_uses, t) == 1) {
         j->r->ref_shared = 1;
-        struct timespec ts;
-        clock_gettime(CLOCK_REALTIME, &ts);
-        j->r->ref_age_s = fmax(0, ts.tv_sec + ts.tv_nsec * 1e-9 - t->at);
+        j->r->ref_age_s = refcache_age_s(t);
     } else {
         run_reference(j, speed_case, t);
         if (key && t->ms > 0)

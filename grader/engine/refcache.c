@@ -104,6 +104,12 @@ int refcache_take(const char *dir, const char *key, double max_age_s, int max_us
     return serves;
 }
 
+double refcache_age_s(const struct ref_time *t)
+{
+    double age = wall_now() - t->at;
+    return age > 0 ? age : 0;
+}
+
 int refcache_put(const char *dir, const char *key, const struct ref_time *t)
 {
     FILE *f = open_locked(dir, key);

@@ -25,6 +25,8 @@ struct ref_time {
  * (measure and refcache_put); -1: the cache cannot be read or written (errno set). */
 int refcache_take(const char *dir, const char *key, double max_age_s, int max_uses,
                   struct ref_time *t);
+/* Seconds since t was measured (0 when its clock is ahead). */
+double refcache_age_s(const struct ref_time *t);
 /* Records a fresh measurement, stamped now (t->at is not read); it serves the grading that
  * made it. 0, or -1 (errno set). */
 int refcache_put(const char *dir, const char *key, const struct ref_time *t);

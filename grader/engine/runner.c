@@ -93,15 +93,12 @@ static size_t proc_tree(pid_t root, int tree, pid_t **out)
     }
     size_t count = 0;
     for (size_t i = 0; i < n; i++)
-        if (v[i].in) {
-            if (out)
-                v[count].pid = v[i].pid; /* in place: count <= i */
-            count++;
-        }
+        count += v[i].in;
     if (out && count) {
         *out = xrealloc(NULL, count * sizeof **out);
-        for (size_t i = 0; i < count; i++)
-            (*out)[i] = v[i].pid;
+        for (size_t i = 0, k = 0; i < n; i++)
+            if (v[i].in)
+                (*out)[k++] = v[i].pid;
     }
     free(v);
     return count;
