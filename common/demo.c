@@ -158,3 +158,27 @@ void lab_demo_emit(lab_demo *d, lab_table *t, const char *table)
     if (lab_table_emit(t, d->opts.csv_dir, name) != 0)
         lab_demo_fail(d, LAB_EXIT_USAGE);
 }
+
+void lab_demo_goal(lab_demo *d, const char *what, double value, double goal, const char *unit,
+                   int lower_is_better)
+{
+    int met = lower_is_better ? value <= goal : value >= goal;
+    double ratio = lower_is_better ? goal / value : value / goal;
+    printf("goal  %s: %.3g %s, goal %s %.3g %s (ratio %.2f): %s\n", what, value, unit,
+           lower_is_better ? "<=" : ">=", goal, unit, ratio, met ? "met" : "NOT met");
+    if (!d->opts.csv_dir)
+        return;
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s_goals.csv", d->opts.csv_dir, d->lesson);
+    FILE *f = fopen(path, "a");
+    if (!f) {
+        fprintf(stderr, "%s: cannot write %s\n", d->lesson, path);
+        lab_demo_fail(d, LAB_EXIT_USAGE); /* as lab_demo_emit does for its CSV */
+        return;
+    }
+    if (ftell(f) == 0)
+        fputs("goal,value,goal_value,unit,direction,ratio,met\n", f);
+    fprintf(f, "\"%s\",%.6g,%.6g,%s,%s,%.4f,%d\n", what, value, goal, unit,
+            lower_is_better ? "<=" : ">=", ratio, met);
+    fclose(f);
+}

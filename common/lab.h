@@ -494,6 +494,12 @@ void lab_demo_run(const lab_demo *d, void *arg);
 void lab_demo_emit(lab_demo *d, lab_table *t, const char *table);
 /* Records a nonzero exit status; the first one recorded is the one main returns. */
 void lab_demo_fail(lab_demo *d, int status);
+/* A demo's stated goal, measured in this run: one line on stdout,
+ *   goal  <what>: <value> <unit>, goal >= <goal> <unit> (ratio 1.04): met
+ * (`<=` when lower_is_better), and a row of <lesson>_goals.csv with --csv. A goal that is not
+ * met is reported, never an error: the demo's exit status does not change. */
+void lab_demo_goal(lab_demo *d, const char *what, double value, double goal, const char *unit,
+                   int lower_is_better);
 
 #ifdef __cplusplus
 }

@@ -3,17 +3,21 @@
 # tests/<area>/test_*.sh. Each test group exits 0 (pass), 77 (skip: it printed one SKIP line
 # saying why) or anything else (fail). Logs go to build/tests/logs/; a failing group's log
 # tail is shown. Closing line: "N passed, N failed, N skipped".
-#   tests/run.sh [PATTERN]   only groups whose name contains PATTERN
+#   tests/run.sh [PATTERN...]   only groups whose name contains one of the PATTERNs
 set -u
 cd "$(dirname "$0")/.."
 logs=build/tests/logs
 mkdir -p "$logs"
 pass=0 fail=0 skip=0 failed=()
-filter=${1:-}
+filters=("$@")
 
 run_group() { # name command...
   local name=$1; shift
-  [ -n "$filter" ] && [[ "$name" != *"$filter"* ]] && return
+  if [ ${#filters[@]} -gt 0 ]; then
+    local f hit=0
+    for f in "${filters[@]}"; do [[ "$name" == *"$f"* ]] && hit=1; done
+    [ $hit -eq 1 ] || return 0
+  fi
   local log="$logs/${name//\//_}.log" t0=$SECONDS rc
   "$@" >"$log" 2>&1 </dev/null
   rc=$?

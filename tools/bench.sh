@@ -7,6 +7,7 @@ case ${1:-} in -h|--help) echo 'usage: tools/bench.sh LESSON...   run each lesso
 cd "$(dirname "$0")/.."
 out=build/bench
 mkdir -p "$out"
+rm -f "$out"/*_goals.csv   # goals are appended per run: start each bench afresh
 total=$# i=0 failed=0 ran=0 skipped=0
 for lesson in "$@"; do
   i=$((i + 1))

@@ -237,6 +237,35 @@ static void broken_registries_are_refused(void **state)
     }
 }
 
+static void goals_are_reported_not_failed(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/lab_goalsXXXXXX";
+    assert_non_null(mkdtemp(dir));
+    const char *args[] = {"demo", "--csv", dir};
+    lab_demo d = parsed(3, args, 1);
+    capture c;
+    capture_begin(&c);
+    lab_demo_goal(&d, "time against cuBLAS", 1.05, 1.10, "ms", 1); // lower is better: met
+    lab_demo_goal(&d, "share of the copy", 0.80, 0.95, "", 0);      // higher is better: not met
+    capture_end(&c);
+    assert_non_null(strstr(out, "goal  time against cuBLAS: 1.05 ms, goal <= 1.1 ms (ratio 1.05): met"));
+    assert_non_null(strstr(out, "goal  share of the copy: 0.8 , goal >= 0.95  (ratio 0.84): NOT met"));
+    assert_int_equal(d.status, LAB_EXIT_PASS); // a missed goal is a measurement, not a failure
+    char path[256], line[256];
+    snprintf(path, sizeof path, "%s/%s_goals.csv", dir, d.lesson);
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    int rows = 0, met = 0;
+    while (fgets(line, sizeof line, f))
+        rows++, met += strstr(line, ",1\n") != NULL;
+    fclose(f);
+    remove(path);
+    rmdir(dir);
+    assert_int_equal(rows, 3); // the header and one row per goal
+    assert_int_equal(met, 1);
+}
+
 static void emit_and_status(void **state)
 {
     (void)state;
@@ -274,6 +303,7 @@ int main(void)
         cmocka_unit_test(start_prints_the_header),
         cmocka_unit_test(broken_registries_are_refused),
         cmocka_unit_test(emit_and_status),
+        cmocka_unit_test(goals_are_reported_not_failed),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
