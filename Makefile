@@ -37,8 +37,23 @@ BUILD     ?= build
 EXERCISES ?= exercises
 EXBUILD   ?= $(BUILD)
 
+# ARCH given (command line, environment) wins. Else the GPU's, asked once (nvidia-smi takes about
+# a second on a GPU machine) and kept in $(BUILD)/.arch under a key read without a process: the
+# host's name and what the driver says of its GPUs. Another host or GPU asks again.
+# read_file: a file's text, empty when there is none ($(file <) alone fails on make 4.2).
+read_file = $(if $(wildcard $(1)),$(file <$(1)))
 ifeq ($(origin ARCH), undefined)
+ARCH_CACHE := $(BUILD)/.arch
+ARCH_KEY   := $(strip $(call read_file,/proc/sys/kernel/hostname) \
+                $(foreach f,$(sort $(wildcard /proc/driver/nvidia/gpus/*/information)),$(file <$(f))))
+ARCH_SAVED := $(strip $(call read_file,$(ARCH_CACHE)))
+ifeq ($(wordlist 2,$(words $(ARCH_SAVED)),$(ARCH_SAVED)),$(ARCH_KEY))
+ARCH := $(firstword $(ARCH_SAVED))
+endif
+ifeq ($(filter sm_%,$(ARCH)),)
 ARCH := $(shell tools/detect-arch.sh)
+$(shell mkdir -p $(BUILD) && printf '%s\n' '$(subst ','\'',$(ARCH) $(ARCH_KEY))' > $(ARCH_CACHE) 2>/dev/null)
+endif
 endif
 ARCH_NUM  := $(patsubst sm_%,%,$(ARCH))
 # SASS for ARCH plus PTX, so a newer GPU can still JIT what was built for an older one.
@@ -66,7 +81,10 @@ endif
 # Changing ARCH or the flags rebuilds every object: they all depend on this file.
 FLAGS_FILE := $(BUILD)/.flags
 FLAGS_NOW  := $(ARCH) | $(NVCCFLAGS) | $(CFLAGS)
-$(shell mkdir -p $(BUILD); [ "$$(cat $(FLAGS_FILE) 2>/dev/null)" = '$(FLAGS_NOW)' ] || echo '$(FLAGS_NOW)' > $(FLAGS_FILE))
+# Read without a process; written only when it changed.
+ifneq ($(strip $(call read_file,$(FLAGS_FILE))),$(strip $(FLAGS_NOW)))
+$(shell mkdir -p $(BUILD); echo '$(FLAGS_NOW)' > $(FLAGS_FILE))
+endif
 
 # ---------------------------------------------------------------- pattern rules
 $(BUILD)/obj/%.o: %.cu $(FLAGS_FILE)
@@ -224,4 +242,6 @@ list-tasks:
 clean:
 	rm -rf $(BUILD)
 
--include $(shell find $(sort $(BUILD)/obj $(BUILD)/obj-ex $(EXBUILD)/obj) -name '*.d' 2>/dev/null)
+# Every file under directory $(1) whose path matches $(2); make's own globbing, no process.
+files_under = $(foreach e,$(wildcard $(1)/*),$(filter $(2),$(e)) $(call files_under,$(e),$(2)))
+-include $(foreach d,$(sort $(BUILD)/obj $(BUILD)/obj-ex $(EXBUILD)/obj),$(call files_under,$(d),%.d))
