@@ -308,9 +308,16 @@ static int grade_selected(struct grading_session *s, struct cli *c, struct grade
     if (rc >= 0)
         return rc;
     int chatty = c->verbose || isatty(STDERR_FILENO);
-    for (size_t i = 0; i < n && !interrupted; i++) {
-        if (!c->batch && !o->force && session_is_fresh(s, chosen[i]))
-            continue;
+    size_t k = 0; /* the tasks to grade, first in chosen */
+    for (size_t i = 0; i < n; i++)
+        if (c->batch || o->force || !session_is_fresh(s, chosen[i]))
+            chosen[k++] = chosen[i];
+    struct grade_batch *batch = grade_batch_build((const struct task *const *)chosen, k, &o->grade);
+    if (batch && chatty)
+        fprintf(stderr, "built %zu tasks ahead in %u makes (%.1f s)\n", k, grade_batch_makes(batch),
+                grade_batch_seconds(batch));
+    o->grade.batch = batch;
+    for (size_t i = 0; i < k && !interrupted; i++) {
         if (chatty)
             fprintf(stderr, "grading %-40s ", task_id(chosen[i]));
         struct task_result *r = grade_task(chosen[i], &o->grade);
@@ -324,6 +331,8 @@ static int grade_selected(struct grading_session *s, struct cli *c, struct grade
             fprintf(stderr, "%s (%.1f s)\n", outcome_name(task_outcome(chosen[i])),
                     result_duration_s(task_result(chosen[i])));
     }
+    o->grade.batch = NULL;
+    grade_batch_free(batch);
     if (interrupted) {
         fprintf(stderr, "\ngrader: interrupted\n");
         return GRADER_EXIT_INTERRUPTED;

@@ -89,29 +89,45 @@ static void progress_quiet(void *user, const struct task *t, enum grade_step ste
     (void)user; (void)t; (void)step; (void)detail;
 }
 
-/* Every task of the course into s: graded when the student has its file, else not
- * submitted. 0, or 1 when cancelled. */
-static int grade_tasks(const struct course *c, const struct grade_opts *g, struct gb_student *s)
+static int submitted(const struct grade_opts *g, const struct task *t)
 {
-    for (size_t i = 0; i < course_task_count(c); i++) {
+    char *file = xasprintf("%s/%s.cu", g->exercises_dir, task_id(t));
+    int yes = is_file(file);
+    free(file);
+    return yes;
+}
+
+/* Every task of the course into s: graded when the student has its file, else not
+ * submitted; the submitted ones built ahead, one make per side (grade_batch_build).
+ * 0, or 1 when cancelled. */
+static int grade_tasks(const struct course *c, struct grade_opts *g, struct gb_student *s)
+{
+    const struct task **mine = xcalloc(course_task_count(c) + 1, sizeof *mine);
+    size_t n = 0;
+    for (size_t i = 0; i < course_task_count(c); i++)
+        if (submitted(g, course_task(c, i)))
+            mine[n++] = course_task(c, i);
+    struct grade_batch *batch = grade_batch_build(mine, n, g);
+    g->batch = batch;
+    int rc = 0;
+    for (size_t i = 0; i < course_task_count(c) && !rc; i++) {
         const struct task *t = course_task(c, i);
-        char *file = xasprintf("%s/%s.cu", g->exercises_dir, task_id(t));
-        int submitted = is_file(file);
-        free(file);
-        if (!submitted) {
+        if (!submitted(g, t)) {
             gb_student_add_task(s, task_id(t), task_title(t), 0, task_weight(t),
                                 GB_NOT_SUBMITTED, "not submitted", NULL);
             continue;
         }
         struct task_result *r = grade_task(t, g);
-        if (class_cancel) {
-            task_result_free(r);
-            return 1;
-        }
-        gb_student_add_result(s, t, r);
+        if (class_cancel)
+            rc = 1;
+        else
+            gb_student_add_result(s, t, r);
         task_result_free(r);
     }
-    return 0;
+    g->batch = NULL;
+    grade_batch_free(batch);
+    free(mine);
+    return rc;
 }
 
 /* The files one GPU's gradings share, under the work directory: its lock (gpulock.h) and its

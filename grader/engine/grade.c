@@ -17,7 +17,6 @@
 #include "sandbox.h"
 #include "tap.h"
 
-#define MAX_DIAGS 50
 #define FLOOD_BYTES ((size_t)64 << 20)
 #define DUMP_FILE_BYTES (1ull << 30)
 #define SCRATCH_BYTES (4ull << 30)
@@ -166,108 +165,6 @@ void job_record_skip(struct job *j)
 }
 
 /* ======================================================================= steps */
-/* ARCH as the course's build recorded it (the first word of BUILD/.flags), so that the
- * sandboxed make, which cannot write there, sees the same flags; NULL when there is none. */
-static char *recorded_arch(const struct job *j)
-{
-    char *path = xasprintf("%s/.flags", j->build_abs);
-    char *text = read_text_file(path, 256);
-    free(path);
-    char arch[32] = "";
-    if (text && sscanf(text, "sm_%27[0-9a-z]", arch + 3) == 1)
-        memcpy(arch, "sm_", 3);
-    free(text);
-    return arch[0] ? xasprintf("ARCH=%s", arch) : NULL;
-}
-
-/* make in the course root: target with vars (NULL-terminated), its output to log. */
-static void run_make(struct job *j, const char *log, int student, char *const *vars,
-                     const char *target, struct run_result *res, char *how, size_t how_len)
-{
-    const char *build_dir = j->o->build_dir ? j->o->build_dir : "build";
-    char *build_var = xasprintf("BUILD=%s", build_dir);
-    char *argv[12];
-    int n = 0;
-    argv[n++] = (char *)j->o->make;
-    argv[n++] = "-C";
-    argv[n++] = (char *)j->root;
-    argv[n++] = "--no-print-directory";
-    argv[n++] = "-j4";
-    if (strcmp(build_dir, "build") != 0)
-        argv[n++] = build_var;
-    for (char *const *v = vars; *v && n < 10; v++)
-        argv[n++] = *v;
-    argv[n++] = (char *)target;
-    argv[n] = NULL;
-    struct run_spec s;
-    if (student)
-        job_spec_student(j, &s, argv, j->o->build_timeout_s);
-    else
-        job_spec_init(j, &s, argv, j->o->build_timeout_s);
-    s.cwd = j->root;
-    s.stdout_path = s.stderr_path = log;
-    s.max_procs = 0;
-    s.data_bytes = student ? j->mem_limit : 0; /* a compile may not eat the machine either */
-    s.cpu_s = 0;
-    run_sandboxed(&s, res);
-    run_describe(&s, res, how, how_len);
-    free(build_var);
-}
-
-static void build_failed(struct job *j, const char *how)
-{
-    struct task_result *r = j->r;
-    const struct compiler_diag *d = NULL;
-    for (size_t i = 0; i < r->n_diags && !d; i++)
-        if (strstr(r->diags[i].severity, "error"))
-            d = &r->diags[i];
-    if (d && d->file[0])
-        job_fact(j, OUTCOME_BUILD_FAILED, "%s:%d: %s: %s", d->file, d->line, d->severity,
-                 d->text);
-    else if (d)
-        job_fact(j, OUTCOME_BUILD_FAILED, "%s: %s", d->severity, d->text);
-    else
-        job_fact(j, OUTCOME_BUILD_FAILED, "make failed (%s): see the build log", how);
-}
-
-/* The trusted part first, outside the sandbox: the reference solution, and with it the
- * harness, the lesson's objects and the lab library. Then the student's object and binary,
- * inside it, into the scratch directory, where a write to the course's build fails. */
-static int step_build(struct job *j)
-{
-    struct task_result *r = j->r;
-    char how[256];
-    struct run_result res;
-    char *log = job_work_file(j, "build-course.log");
-    char *none[] = {NULL};
-    run_make(j, log, 0, none, j->sol_target, &res, how, sizeof how);
-    if (res.end != RUN_EXITED || res.exit_status != 0 || !is_file(j->sol_bin)) {
-        set_str(&r->build_log_path, log);
-        if (res.end != RUN_CANCELLED)
-            job_fact(j, OUTCOME_BUILD_FAILED,
-                     "the course's reference solution does not build: see %s", log);
-        free(log);
-        return 0;
-    }
-    free(log);
-    log = job_work_file(j, "build.log");
-    set_str(&r->build_log_path, log);
-    char *vars[] = {xasprintf("EXERCISES=%s", j->exercises_abs),
-                    xasprintf("EXBUILD=%s", j->scratch), recorded_arch(j), NULL};
-    run_make(j, log, 1, vars, j->ex_target, &res, how, sizeof how);
-    char *text = read_text_file(log, LOG_READ_MAX);
-    if (text)
-        parse_compiler_diags(text, j->root, r, MAX_DIAGS);
-    free(text);
-    int ok = res.end == RUN_EXITED && res.exit_status == 0 && is_file(j->ex_bin);
-    if (!ok && res.end != RUN_CANCELLED)
-        build_failed(j, how);
-    for (char **v = vars; *v; v++)
-        free(*v);
-    free(log);
-    return ok;
-}
-
 static int step_list(struct job *j)
 {
     char *out = job_work_file(j, "list.out");
@@ -371,7 +268,7 @@ static int step_run(struct job *j, const char *dump, const char *report)
 }
 
 /* ======================================================================= driver */
-static void job_init(struct job *j, const struct task *t, const struct grade_opts *o)
+void job_init(struct job *j, const struct task *t, const struct grade_opts *o)
 {
     memset(j, 0, sizeof *j);
     j->t = t;
@@ -407,7 +304,7 @@ static void job_init(struct job *j, const struct task *t, const struct grade_opt
     j->r->graded_at = (int64_t)time(NULL);
 }
 
-static void job_free(struct job *j)
+void job_free(struct job *j)
 {
     free(j->build_abs);
     free(j->exbuild_abs);
@@ -513,7 +410,7 @@ static int build_or_check(struct job *j)
 /* What student code sees besides the system and its scratch (sandbox.h): the course's
  * headers and Makefile, the trusted objects it links against, the exercises it builds.
  * Not the solutions, not their binaries, not saved progress, not anyone else's files. */
-static void sandbox_view(struct job *j)
+void job_sandbox_view(struct job *j)
 {
     sandbox_init(&j->sb, j->scratch);
     static const char *const from_root[] = {"Makefile", "common", "lessons"};
@@ -539,7 +436,7 @@ static void run_steps(struct job *j)
 {
     if (make_work_dir(j) != 0)
         return;
-    sandbox_view(j);
+    job_sandbox_view(j);
     if (!build_or_check(j) || !sol_hash_take(j))
         return;
     job_progress(j, GRADE_STEP_SYMBOLS, NULL);

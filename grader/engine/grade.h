@@ -42,6 +42,8 @@ const char *grade_step_name(enum grade_step s);
 typedef void (*grade_progress_fn)(void *user, const struct task *t, enum grade_step step,
                                   const char *detail);
 
+struct grade_batch;
+
 struct grade_opts {
     const char *root;           /* course root (Makefile, lessons/, solutions/); required */
     const char *build_dir;      /* pristine build dir, relative to root or absolute; "build" */
@@ -75,6 +77,9 @@ struct grade_opts {
      * of the machine's memory; 0: none. */
     unsigned long long mem_limit_bytes;
     const char *make;           /* default "make" */
+    /* The builds of several tasks made ahead, one make per side (grade_batch_build); NULL:
+     * each task's build step makes its own. */
+    const struct grade_batch *batch;
     const char *sanitizer;      /* compute-sanitizer path; NULL: PATH, then $CUDA_HOME/bin,
                                    then /usr/local/cuda/bin */
     grade_progress_fn progress; /* may be NULL */
@@ -91,6 +96,21 @@ void grade_opts_init(struct grade_opts *o);
  * to the task with task_set_result, or free it with task_result_free). Safe to call from
  * several processes at once on different exbuild/work dirs. */
 struct task_result *grade_task(const struct task *t, const struct grade_opts *o);
+
+/* Before grading several tasks with the same options: the reference solutions of tasks[0..n)
+ * in one make in the course root, then every exercise of them that exists in ONE make -k -j in
+ * the sandbox, under the bounds of one task's build (step 1 above), into a scratch
+ * directory of its own. Each grade_task's build step then takes its task's object and binary
+ * from there and the lines of the log that name its files; a task whose target is not there,
+ * or all of them when that make did not run to its end, builds alone as without a batch, so
+ * that its log holds its own errors only. Set o->batch to it for those gradings, then free it.
+ * NULL when there is nothing to share (fewer than two tasks, o->build off). */
+struct grade_batch *grade_batch_build(const struct task *const *tasks, size_t n,
+                                      const struct grade_opts *o);
+/* How many makes it ran (2 when the course built), and in how many seconds. */
+unsigned grade_batch_makes(const struct grade_batch *b);
+double grade_batch_seconds(const struct grade_batch *b);
+void grade_batch_free(struct grade_batch *b);
 
 /* The options of the whole program, shared by the text/batch front end and the TUI. */
 struct grader_opts {

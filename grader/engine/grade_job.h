@@ -1,7 +1,7 @@
 /* grade_job.h — one grading in progress, shared by the files of its steps: grade.c (the
  * driver, build, list, run), grade_trust.c (the object check, the reference's hash, the
  * skip probe), grade_check.c (verify, speed) and grade_san.c (compute-sanitizer). Not for other
- * modules. */
+ * modules. grade_build.c: the build step and the one build of many tasks ahead of it. */
 #ifndef GRADER_GRADE_JOB_H
 #define GRADER_GRADE_JOB_H
 
@@ -82,6 +82,17 @@ const struct case_result *job_flagged_case(const struct task_result *r, const ch
 
 /* The skip fact, from the exercise's own SKIP line (grade.c). */
 void job_record_skip(struct job *j);
+
+/* grade.c: a grading's paths and options for task t, and their release (not the result);
+ * the sandbox's view of student code (the course's headers and trusted objects, the exercises
+ * graded, the scratch directory writable). */
+void job_init(struct job *j, const struct task *t, const struct grade_opts *o);
+void job_free(struct job *j);
+void job_sandbox_view(struct job *j);
+
+/* grade_build.c: the reference, then the exercise, built (1), or the build's fact recorded
+ * (0); with o->batch, only this task's part of the build made ahead (grade_batch_build). */
+int step_build(struct job *j);
 
 /* grade_trust.c: what the object may define and call (objcheck.h; 0: rejected or not read);
  * the reference binary's hash taken once (0: unreadable) and checked before its verdict or
