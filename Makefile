@@ -10,7 +10,8 @@
 #   make notes      the lecture notes as HTML in build/notes/ (tools/notes/notes.mk)
 #   make clean
 #
-# Variables: ARCH=sm_90 (default: the GPU's, else sm_90), V=1 (show commands), CUDA_HOME.
+# Variables: ARCH=sm_90 (default: the GPU's, asked once and kept in build/.arch, else sm_90),
+#            V=1 (show commands), CUDA_HOME.
 #
 # Layout the build discovers by itself (no list to edit when a lesson or task is added):
 #   lessons/L/demo.cu            -> build/lessons/L/demo

@@ -56,4 +56,19 @@ grep -qE 'error|wrong\.cu|not_in_any' "$plog" && bad "a built task's log shows a
   ok "a built task's log holds nothing of the failing task"
 [ "$(makes)" -eq 3 ] && ok "3 makes: one per side, and the failing task again on its own" ||
   bad "$(makes) makes, expected 3"
+
+# ---- grader class: each student's tasks in one make per side too
+mkdir -p "$TEST_TMP/class/alice/exercises"
+cp -r "$course/solutions/01-basics" "$TEST_TMP/class/alice/exercises/"
+printf 'int oops(void) { return alice_broke_it; }\n' >>"$TEST_TMP/class/alice/exercises/01-basics/slow.cu"
+"$GRADER" class "$TEST_TMP/class" --course "$course" --no-sanitize --timeout 5 \
+  --work "$TEST_TMP/work" --keep-work >"$TEST_TMP/class.out" 2>&1
+student=$(ls -d "$TEST_TMP"/work/alice-* 2>/dev/null | head -n 1)
+n=$(cat "$student"/grader/.batch/*.log "$student"/grader/*/*/*.log 2>/dev/null | grep -c '^make-run$')
+[ "$n" -eq 3 ] && ok "class: a student's $tasks tasks in 3 makes (one per side, the broken one alone)" ||
+  bad "class: $n makes for the student, expected 3"
+py_json "class: only the broken task is build_failed" '
+got = {t["extra_data"]["task"]: t["extra_data"]["outcome"] for t in d["tests"]}
+assert [k for k, v in got.items() if v == "build_failed"] == ["01-basics/slow"], got
+' "$TEST_TMP/class/alice/results.json"
 finish
