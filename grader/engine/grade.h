@@ -77,6 +77,12 @@ struct grade_opts {
     const char *make;           /* default "make" */
     const char *sanitizer;      /* compute-sanitizer path; NULL: PATH, then $CUDA_HOME/bin,
                                    then /usr/local/cuda/bin */
+    /* The speed's cross-check under Nsight Compute (grade_ncu.h): run for every result faster
+     * than the reference and for this share of the others (default 0.1; 0: only the faster,
+     * 1: always); the ncu path (NULL: searched as the sanitizer is) and its wall limit. */
+    double ncu_share;
+    const char *ncu;
+    double ncu_timeout_s;       /* default 300 */
     grade_progress_fn progress; /* may be NULL */
     void *progress_user;
     /* Polled between steps and while a child runs: nonzero kills the child and returns a
