@@ -86,7 +86,8 @@ struct ncu_cols {
 static int parse_row(const char **f, size_t n, const struct ncu_cols *c, struct ncu_kernels *k,
                      char *err, size_t errlen)
 {
-    if ((size_t)c->value >= n || strcmp(f[c->name], NCU_METRIC) != 0)
+    if ((size_t)c->name >= n || (size_t)c->unit >= n || (size_t)c->value >= n ||
+        strcmp(f[c->name], NCU_METRIC) != 0)
         return 0;
     double per = unit_ms(f[c->unit]), v = number(f[c->value]);
     if (per <= 0 || v < 0) {
