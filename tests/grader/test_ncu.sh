@@ -96,6 +96,23 @@ assert t["ncu_faster"]["speed"]["ratio"] > 1, t["ncu_faster"]["speed"]
 assert t["ncu_faster"]["speed"]["ncu"] == "agrees", t["ncu_faster"]["speed"]
 ' "$TEST_TMP/share0.json"
 
+# grader class passes --ncu-share on: a class of one student who forged the time of one task
+cc="$TEST_TMP/classcourse" cls="$TEST_TMP/class"
+fixture_copy "$cc" none
+printf 'ncu_agrees 2.0 1.0\nncu_forged 0.15 1.0\n' | ncu_lesson "$cc"
+mkdir -p "$cls/forger/exercises"
+cp -r "$cc/exercises/05-ncu" "$cls/forger/exercises/"
+PATH="$FAKE_NCU_DIR:$PATH" "$GRADER" class "$cls" --course "$cc" --no-sanitize --ncu-share 1 \
+  --work "$TEST_TMP/work" >"$TEST_TMP/class.out" 2>&1
+py_json "grader class --ncu-share 1: the forged time is implausible, the honest one agrees" '
+r = {t["extra_data"]["task"].split("/")[-1]: t["extra_data"]["result"] for t in d["tests"]}
+assert r["ncu_forged"]["outcome"] == "implausible", r["ncu_forged"]["reason"]
+assert r["ncu_agrees"]["outcome"] == "passed", r["ncu_agrees"]["reason"]
+assert r["ncu_agrees"]["speed"]["ncu"] == "agrees", r["ncu_agrees"]["speed"]
+' "$cls/forger/results.json"
+expect_exit 2 "grader class: --ncu-share below 0 is a usage error" "$GRADER" class "$cls" \
+  --course "$cc" --ncu-share -0.5
+
 expect_exit 2 "--ncu-share above 1 is a usage error" "$GRADER" --batch --root "$course" --ncu-share 1.5
 grep -q -- "--ncu-share wants a share from 0 to 1, not '1.5'" "$TEST_TMP/out" &&
   ok "the usage error is one line naming the value" || bad "usage error: $(cat "$TEST_TMP/out")"
