@@ -197,7 +197,9 @@ static void ncu_view(struct job *j, const char *tool)
     }
 }
 
-/* The profiled run; returns ncu's log (malloc'd, NULL when none) and how it ended in how. */
+/* The profiled run; returns ncu's log (malloc'd, NULL when none), and in how the way it ended
+ * when it did not exit. Only the log is read: what the program prints goes to ncu.out
+ * beside it, and could say anything, "==ERROR== ..." included. */
 static char *ncu_run(struct job *j, const char *tool, const char *speed_case, char *how,
                      size_t howlen)
 {
@@ -221,15 +223,11 @@ static char *ncu_run(struct job *j, const char *tool, const char *speed_case, ch
     else
         run_describe(&s, &res, how, howlen);
     char *text = read_text_file(log, LOG_READ_MAX);
-    char *printed = read_text_file(out, LOG_READ_MAX);
-    char *all = xasprintf("%s\n%s", text ? text : "", printed ? printed : "");
-    free(text);
-    free(printed);
     free(log);
     free(dump);
     free(tap);
     free(out);
-    return all;
+    return text;
 }
 
 /* What the table says against the harness's time, recorded in the result (and as the

@@ -49,10 +49,23 @@ ncu_agrees 2.0 1.0
 ncu_forged 0.15 1.0
 ncu_faster 2.0 4.0
 ncu_noperm 2.0 1.0
+ncu_liar 0.15 1.0
 T
+# a forger who prints what ncu prints when the counters are not permitted
+cat >"$course/exercises/05-ncu/ncu_liar.cu" <<'C'
+#include <stdio.h>
+#include "protocol.h"
+double task_speed_ms(void) { return 0.15; }
+double task_compute(long i, uint64_t seed)
+{
+    if (i == 0)
+        printf("==ERROR== ERR_NVGPUCTRPERM - The user does not have permission\n");
+    return protocol_expected(i, seed);
+}
+C
 
 PATH="$FAKE_NCU_DIR:$PATH" "$GRADER" --batch --root "$course" --seed 3 --no-sanitize --no-state \
-  --ncu-share 1 ncu_agrees ncu_forged ncu_noperm --format json --output "$TEST_TMP/all.json" \
+  --ncu-share 1 ncu_agrees ncu_forged ncu_noperm ncu_liar --format json --output "$TEST_TMP/all.json" \
   2>"$TEST_TMP/err"
 rc=$?
 [ $rc -eq 1 ] && ok "--ncu-share 1: a forged time fails the batch (exit 1)" || bad "exit $rc, expected 1"
@@ -75,6 +88,10 @@ assert t["outcome"] == "passed", (t["outcome"], t["reason"])
 n = t["speed"]["ncu"]
 assert n.startswith("unavailable: ") and "ERR_NVGPUCTRPERM" in n, n
 assert t["speed"]["ncu_ms"] is None, t["speed"]
+' "$TEST_TMP/all.json"
+py_json "what the program prints is not what ncu says: ERR_NVGPUCTRPERM printed, still implausible" '
+t = next(t for t in d["tasks"] if t["task"] == "ncu_liar")
+assert t["outcome"] == "implausible" and t["speed"]["ncu"] == "disagrees", (t["outcome"], t["speed"])
 ' "$TEST_TMP/all.json"
 
 "$GRADER" --batch --root "$course" --seed 3 --no-sanitize --no-state --ncu-share 1 \
