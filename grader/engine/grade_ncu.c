@@ -263,7 +263,7 @@ void step_ncu(struct job *j)
     struct task_result *r = j->r;
     if (!r->speed_measured || !ncu_wanted(r->speed_ratio, j->o->ncu_share, ncu_draw()))
         return;
-    job_progress(j, GRADE_STEP_REFERENCE, "ncu");
+    job_progress(j, GRADE_STEP_REFERENCE, "cross-checking under ncu");
     char *tool = find_cuda_tool(j->o->ncu, "ncu");
     if (!tool) {
         unavailable(r, j->o->ncu ? "ncu: the path given is not an executable"
