@@ -48,6 +48,9 @@ static void usage(FILE *out)
           "  --output FILE     write the report there instead of stdout\n"
           "  --seed N          seed for every task (default: a fresh one per grading)\n"
           "  --no-sanitize     skip compute-sanitizer\n"
+          "  --ncu-share P     cross-check the speed under ncu for this share of the gradings\n"
+          "                    (0-1, default 0.1), and always when faster than the reference\n"
+          "  --ncu PATH        the ncu to use (default: PATH, $CUDA_HOME/bin, /usr/local/cuda/bin)\n"
           "  --no-build        grade the binaries as built (no make)\n"
           "  --no-sandbox      run student code without bubblewrap (to measure what it costs)\n"
           "  --no-objcheck     skip the check of what the object calls (to test the sandbox alone)\n"
@@ -114,6 +117,7 @@ enum {
     OPT_BATCH = 256, OPT_ROOT, OPT_FORMAT, OPT_OUTPUT, OPT_SEED, OPT_NO_SANITIZE, OPT_NO_BUILD,
     OPT_GPU, OPT_TIMEOUT, OPT_MEM_LIMIT, OPT_EXERCISES, OPT_EXBUILD, OPT_FORCE, OPT_NO_STATE,
     OPT_NO_COLOR, OPT_OUTCOMES, OPT_BUILD_TIMEOUT, OPT_NO_SANDBOX, OPT_NO_OBJCHECK,
+    OPT_NCU_SHARE, OPT_NCU,
 };
 
 static const struct option long_opts[] = {
@@ -123,6 +127,8 @@ static const struct option long_opts[] = {
     {"output", required_argument, NULL, OPT_OUTPUT},
     {"seed", required_argument, NULL, OPT_SEED},
     {"no-sanitize", no_argument, NULL, OPT_NO_SANITIZE},
+    {"ncu-share", required_argument, NULL, OPT_NCU_SHARE},
+    {"ncu", required_argument, NULL, OPT_NCU},
     {"no-build", no_argument, NULL, OPT_NO_BUILD},
     {"no-sandbox", no_argument, NULL, OPT_NO_SANDBOX},
     {"no-objcheck", no_argument, NULL, OPT_NO_OBJCHECK},
@@ -160,6 +166,12 @@ static int take_value(int c, const char *v, struct cli *cl, struct grader_opts *
     case OPT_OUTPUT: cl->output = v; return -1;
     case OPT_EXERCISES: set_str(&cl->exercises, v); return -1;
     case OPT_EXBUILD: set_str(&cl->exbuild, v); return -1;
+    case OPT_NCU: o->grade.ncu = v; return -1;
+    case OPT_NCU_SHARE:
+        if (parse_number(v, &x) != 0 || x < 0 || x > 1)
+            return usage_error("--ncu-share wants a share from 0 to 1, not '%s'", v);
+        o->grade.ncu_share = x;
+        return -1;
     case OPT_FORMAT:
         if (report_format_parse(v, &cl->format) == 0)
             return -1;

@@ -40,6 +40,7 @@ struct class_opts {
     int no_sandbox;            /* grade even where student code cannot be sandboxed */
     uint64_t seed;
     int sanitize;
+    double ncu_share;          /* grade_opts.ncu_share; < 0: its default */
     double run_timeout, build_timeout;
     double make_timeout;       /* the make that builds the course */
     const char *only[MAX_ONLY];

@@ -29,6 +29,8 @@ static void usage(FILE *f)
         "  --build-timeout S  limit of each task's build step\n"
         "  --make-timeout S   limit of the make that builds the course once (default 600)\n"
         "  --no-sanitize      skip compute-sanitizer\n"
+        "  --ncu-share P      cross-check the speed under ncu for this share of the gradings\n"
+        "                     (0-1, default 0.1), and always when faster than the reference\n"
         "  --force            regrade students whose results are up to date\n"
         "  --only NAME        grade only this student (repeatable)\n"
         "  --keep-work        keep the scratch builds\n"
@@ -67,6 +69,16 @@ static int parse_pos_double(const char *s, double *out)
     return 0;
 }
 
+static int parse_share(const char *s, double *out)
+{
+    char *end;
+    double v = strtod(s, &end);
+    if (end == s || *end || !(v >= 0 && v <= 1))
+        return -1;
+    *out = v;
+    return 0;
+}
+
 static int parse_gpus(const char *s, struct class_opts *o)
 {
     o->n_gpus = 0;
@@ -88,7 +100,7 @@ enum {
     O_COURSE = 256, O_WAIT, O_INTERVAL, O_BUILD, O_WORK, O_GPUS, O_JOBS, O_REF_EVERY, O_SEED, O_TIMEOUT,
     O_BUILD_TIMEOUT, O_MAKE_TIMEOUT, O_NO_SANITIZE, O_FORCE, O_KEEP_WORK, O_NO_COURSE_BUILD,
     O_NO_SANDBOX, O_ARRAY_TASK, O_ONLY, O_SLURM, O_DRY_RUN, O_CHUNK, O_MAX_PARALLEL, O_TIME,
-    O_MEM, O_CPUS, O_GRES, O_PARTITION, O_ACCOUNT, O_SBATCH_ARG
+    O_MEM, O_CPUS, O_GRES, O_PARTITION, O_ACCOUNT, O_SBATCH_ARG, O_NCU_SHARE
 };
 
 /* collect takes these; class takes them all */
@@ -110,6 +122,7 @@ static const struct option class_options[] = {
     { "build-timeout", required_argument, NULL, O_BUILD_TIMEOUT },
     { "make-timeout", required_argument, NULL, O_MAKE_TIMEOUT },
     { "no-sanitize", no_argument, NULL, O_NO_SANITIZE },
+    { "ncu-share", required_argument, NULL, O_NCU_SHARE },
     { "force", no_argument, NULL, O_FORCE },
     { "keep-work", no_argument, NULL, O_KEEP_WORK },
     { "no-course-build", no_argument, NULL, O_NO_COURSE_BUILD },
@@ -165,6 +178,7 @@ static int set_value(struct class_opts *o, int opt, const char *v)
     case O_REF_EVERY: if (parse_count(v, 1, 1000000, &n)) return -1; o->ref_every = (int)n; return 0;
     case O_SEED: return parse_u64(v, &o->seed);
     case O_TIMEOUT: return parse_pos_double(v, &o->run_timeout);
+    case O_NCU_SHARE: return parse_share(v, &o->ncu_share);
     case O_BUILD_TIMEOUT: return parse_pos_double(v, &o->build_timeout);
     case O_MAKE_TIMEOUT: return parse_pos_double(v, &o->make_timeout);
     case O_ONLY: return push_value(o->only, &o->n_only, MAX_ONLY, v);
@@ -208,6 +222,7 @@ static void defaults(struct class_opts *o)
     o->ref_every = 8;
     o->seed = 1;
     o->sanitize = 1;
+    o->ncu_share = -1;
     o->course_build = 1;
     o->interval = 10;
     o->make_timeout = 600;

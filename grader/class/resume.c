@@ -31,8 +31,8 @@ int course_key(const struct class_opts *o, char *hex)
     if (rc != 0)
         return -1;
     char opts[256];
-    snprintf(opts, sizeof opts, "seed=%" PRIu64 " sanitize=%d run_timeout=%g build_timeout=%g",
-             o->seed, o->sanitize, o->run_timeout, o->build_timeout);
+    snprintf(opts, sizeof opts, "seed=%" PRIu64 " sanitize=%d run_timeout=%g build_timeout=%g "
+             "ncu_share=%g", o->seed, o->sanitize, o->run_timeout, o->build_timeout, o->ncu_share);
     hash_sha256_update(&s, opts, strlen(opts));
     hash_sha256_final(&s, hex);
     return 0;

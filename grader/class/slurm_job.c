@@ -149,6 +149,10 @@ static size_t array_argv(const struct class_opts *o, const char *exe, char **arg
         add_arg(argv, &argc, "--no-sanitize");
     if (o->no_sandbox)
         add_arg(argv, &argc, "--no-sandbox");
+    if (o->ncu_share >= 0) {
+        add_arg(argv, &argc, "--ncu-share");
+        add_arg(argv, &argc, "%g", o->ncu_share);
+    }
     add_arg(argv, &argc, "--jobs");
     add_arg(argv, &argc, "%d", o->jobs);
     add_arg(argv, &argc, "--reference-every");

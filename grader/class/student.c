@@ -158,6 +158,8 @@ static void student_grade_opts(const struct class_opts *o, struct grade_opts *g,
     g->sanitize = o->sanitize;
     g->gpu = gpu;
     g->no_sandbox = o->no_sandbox; /* one meaning for --batch and the class */
+    if (o->ncu_share >= 0)
+        g->ncu_share = o->ncu_share;
     if (o->run_timeout > 0)
         g->run_timeout_s = o->run_timeout;
     if (o->build_timeout > 0)

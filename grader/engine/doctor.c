@@ -211,18 +211,26 @@ static void check_arch(struct doctor *d, const char *root, int gpu_cc)
     }
 }
 
-static void check_sanitizer(struct doctor *d)
+/* A CUDA tool as the shell finds it (PATH, then CUDA_HOME/bin), malloc'd; NULL when none. */
+static char *tool_path(const char *name)
 {
-    char *cmd = xasprintf("command -v compute-sanitizer || ls '%s/bin/compute-sanitizer'", cuda_home());
+    char *cmd = xasprintf("command -v %s || ls '%s/bin/%s'", name, cuda_home(), name);
     char *path = capture(cmd);
     free(cmd);
+    if (path)
+        chomp(path);
+    return path;
+}
+
+static void check_sanitizer(struct doctor *d)
+{
+    char *path = tool_path("compute-sanitizer");
     if (!path) {
         line(d, "warn", "compute-sanitizer", "not found",
              "install the CUDA Toolkit's compute-sanitizer (or put it on PATH); without it "
              "the grader says so and grades the rest");
         return;
     }
-    chomp(path);
     char *vcmd = xasprintf("'%s' --version", path);
     char *v = capture(vcmd);
     free(vcmd);
@@ -230,6 +238,43 @@ static void check_sanitizer(struct doctor *d)
     line(d, "ok", "compute-sanitizer", found, NULL);
     free(found);
     free(v);
+    free(path);
+}
+
+int doctor_ncu_counters(const char *params_path)
+{
+    char *text = read_text_file(params_path ? params_path : "/proc/driver/nvidia/params", 1 << 16);
+    const char *p = text ? strstr(text, "RmProfilingAdminOnly:") : NULL;
+    int v = -1;
+    if (p && sscanf(p + strlen("RmProfilingAdminOnly:"), "%d", &v) == 1)
+        v = v == 0;
+    else
+        v = -1;
+    free(text);
+    return v;
+}
+
+/* The speed's cross-check (grade_ncu.h) runs ncu over student code, in the sandbox and so
+ * without capabilities: it reads the counters only where the driver lets every user. */
+static void check_ncu(struct doctor *d)
+{
+    char *path = tool_path("ncu");
+    if (!path) {
+        line(d, "warn", "ncu", "not found: the speed is not cross-checked from outside",
+             "install the CUDA Toolkit's Nsight Compute (or put ncu on PATH)");
+        return;
+    }
+    int counters = doctor_ncu_counters(NULL);
+    char *found = xasprintf("%s, %s", path,
+                            counters > 0    ? "GPU performance counters readable by every user"
+                            : counters == 0 ? "GPU performance counters are for administrators "
+                                              "only (RmProfilingAdminOnly: 1): the cross-check "
+                                              "says unavailable"
+                                            : "no driver says whether the counters may be read");
+    line(d, counters > 0 ? "ok" : "warn", "ncu", found,
+         "let every user read them: options nvidia NVreg_RestrictProfilingToAdminUsers=0 in "
+         "/etc/modprobe.d/, then reload the nvidia module");
+    free(found);
     free(path);
 }
 
@@ -286,6 +331,7 @@ int doctor_run(const char *root, FILE *out)
     int cc = check_driver_gpu(&d, nvcc);
     check_arch(&d, root, cc);
     check_sanitizer(&d);
+    check_ncu(&d);
     check_tools(&d);
     check_sandbox(&d);
     check_terminal(&d);

@@ -16,6 +16,11 @@ const char *doctor_no_driver(const char *dev_dir);
  * the doctor would ("nvidia-smi finds no GPU"). */
 int doctor_gpu_probe(char *why, size_t size);
 
+/* Whether the GPU performance counters may be read without capabilities, from the driver's
+ * parameters (params_path; NULL: /proc/driver/nvidia/params): 1 when RmProfilingAdminOnly is
+ * 0, 0 when it is not, -1 when the file or the line is missing. */
+int doctor_ncu_counters(const char *params_path);
+
 /* "release 13.0, V13.0.48" -> 13.0 as major*1000 + minor*10 (13000); 0 when absent. Also reads
  * nvidia-smi's "CUDA Version: 12.4". Exposed for the unit tests. */
 int doctor_parse_cuda_version(const char *text);

@@ -40,6 +40,8 @@ void grade_opts_init(struct grade_opts *o)
     o->run_timeout_s = 60;
     o->verify_timeout_s = 120;
     o->sanitize_timeout_s = 180;
+    o->ncu_share = 0.1;
+    o->ncu_timeout_s = 300;
     o->gpu = -1;
     o->sanitize = 1;
     o->build = 1;
@@ -461,8 +463,8 @@ static void run_steps(struct job *j)
     if (!correct || !facts_none(&j->facts))
         return;
     job_progress(j, GRADE_STEP_REFERENCE, NULL);
-    if (!job_cancelled(j))
-        timed(j, GRADE_STEP_REFERENCE, do_speed);
+    if (!job_cancelled(j) && timed(j, GRADE_STEP_REFERENCE, do_speed) && !job_cancelled(j))
+        step_ncu(j);
 }
 
 struct task_result *grade_task(const struct task *t, const struct grade_opts *o)

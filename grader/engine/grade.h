@@ -10,6 +10,8 @@
  *   5. build/solutions/L/T --verify D --seed S --report V.tap  -> the only verdict on correctness
  *   6. build/solutions/L/T --seed S --case SPEED --report REF.tap -> reference time, same run
  *   7. compute-sanitizer --tool X ... <exercise> --case SMALL   -> findings
+ *   8. ncu ... <exercise> --case SPEED --warmup 0 --reps 3      -> the kernels' time, against
+ *      step 4's (grade_ncu.h; when faster than the reference, or drawn)
  * Step 4's own report is read for times only; its exit status tells crash / CUDA error / skip,
  * and a skip counts only when the reference, run on the small case, skips too.
  */
@@ -82,6 +84,12 @@ struct grade_opts {
     const struct grade_batch *batch;
     const char *sanitizer;      /* compute-sanitizer path; NULL: PATH, then $CUDA_HOME/bin,
                                    then /usr/local/cuda/bin */
+    /* The speed's cross-check under Nsight Compute (grade_ncu.h): run for every result faster
+     * than the reference and for this share of the others (default 0.1; 0: only the faster,
+     * 1: always); the ncu path (NULL: searched as the sanitizer is) and its wall limit. */
+    double ncu_share;
+    const char *ncu;
+    double ncu_timeout_s;       /* default 300 */
     grade_progress_fn progress; /* may be NULL */
     void *progress_user;
     /* Polled between steps and while a child runs: nonzero kills the child and returns a

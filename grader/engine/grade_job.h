@@ -113,5 +113,12 @@ int step_speed(struct job *j);
  * finding: the sanitizer fact). */
 void san_start(struct job *j);
 void san_finish(struct job *j, int keep);
+/* A CUDA tool: given when not NULL (NULL unless executable), else name on PATH, in
+ * $CUDA_HOME/bin, in /usr/local/cuda/bin; malloc'd, NULL when none. */
+char *find_cuda_tool(const char *given, const char *name);
+
+/* grade_ncu.c: the speed case once more under ncu, when drawn (grade_ncu.h); records
+ * speed.ncu and, when the times disagree, the implausible fact. */
+void step_ncu(struct job *j);
 
 #endif /* GRADER_GRADE_JOB_H */

@@ -7,14 +7,14 @@
 
 #include "grade_job.h"
 
-static char *find_sanitizer(const struct grade_opts *o)
+char *find_cuda_tool(const char *given, const char *name)
 {
-    if (o->sanitizer)
-        return access(o->sanitizer, X_OK) == 0 ? xstrdup(o->sanitizer) : NULL;
+    if (given)
+        return access(given, X_OK) == 0 ? xstrdup(given) : NULL;
     const char *path = getenv("PATH");
     char *copy = xstrdup(path ? path : ""), *save = NULL;
     for (char *d = strtok_r(copy, ":", &save); d; d = strtok_r(NULL, ":", &save)) {
-        char *p = xasprintf("%s/compute-sanitizer", d);
+        char *p = xasprintf("%s/%s", d, name);
         if (access(p, X_OK) == 0) {
             free(copy);
             return p;
@@ -23,7 +23,7 @@ static char *find_sanitizer(const struct grade_opts *o)
     }
     free(copy);
     const char *cuda = getenv("CUDA_HOME");
-    char *p = xasprintf("%s/bin/compute-sanitizer", cuda && *cuda ? cuda : "/usr/local/cuda");
+    char *p = xasprintf("%s/bin/%s", cuda && *cuda ? cuda : "/usr/local/cuda", name);
     if (access(p, X_OK) == 0)
         return p;
     free(p);
@@ -99,7 +99,7 @@ void san_start(struct job *j)
 {
     const struct case_result *small =
         job_flagged_case(j->r, task_sanitize_case(j->t), CASE_FLAG_SMALL);
-    j->san_tool = find_sanitizer(j->o);
+    j->san_tool = find_cuda_tool(j->o->sanitizer, "compute-sanitizer");
     j->n_san = task_sanitizer_count(j->t);
     j->san = xcalloc(j->n_san, sizeof *j->san);
     if (!j->san_tool || !small)

@@ -56,6 +56,12 @@ const char *case_status_name(enum case_status s)
     return (unsigned)s < sizeof names / sizeof names[0] ? names[s] : "?";
 }
 
+const char *ncu_status_name(enum ncu_status s)
+{
+    static const char *const names[] = {"not run", "agrees", "disagrees", "unavailable"};
+    return (unsigned)s < sizeof names / sizeof names[0] ? names[s] : "?";
+}
+
 const char *sanitizer_status_name(enum sanitizer_status s)
 {
     static const char *const names[] = {"clean", "findings", "unavailable", "timed out", "failed"};
@@ -233,6 +239,9 @@ double result_speed_ratio(const struct task_result *r) { return r->speed_ratio; 
 double result_speed_threshold(const struct task_result *r) { return r->speed_threshold; }
 double result_time_ms(const struct task_result *r) { return r->time_ms; }
 double result_ref_time_ms(const struct task_result *r) { return r->ref_time_ms; }
+enum ncu_status result_ncu_status(const struct task_result *r) { return r->ncu; }
+double result_ncu_ms(const struct task_result *r) { return r->ncu_ms; }
+const char *result_ncu_note(const struct task_result *r) { return r->ncu_note; }
 size_t result_sanitizer_run_count(const struct task_result *r) { return r->n_sanitizer_runs; }
 size_t result_finding_count(const struct task_result *r) { return r->n_findings; }
 const char *result_build_log_path(const struct task_result *r) { return r->build_log_path; }
@@ -294,8 +303,9 @@ struct task_result *result_new(void)
     r->stderr_path = xstrdup("");
     r->speed_case = xstrdup("");
     r->build_log_path = xstrdup("");
+    r->ncu_note = xstrdup("");
     r->exit_status = -1;
-    r->time_ms = r->ref_time_ms = r->ref_min_ms = r->ref_max_ms = -1;
+    r->time_ms = r->ref_time_ms = r->ref_min_ms = r->ref_max_ms = r->ncu_ms = -1;
     return r;
 }
 
@@ -416,5 +426,6 @@ void task_result_free(struct task_result *r)
     free(r->stderr_path);
     free(r->speed_case);
     free(r->build_log_path);
+    free(r->ncu_note);
     free(r);
 }

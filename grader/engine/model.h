@@ -206,6 +206,19 @@ double result_speed_threshold(const struct task_result *r);
 double result_time_ms(const struct task_result *r);      /* exercise, speed case */
 double result_ref_time_ms(const struct task_result *r);  /* reference, speed case */
 
+/* The speed's cross-check from outside the process (grade_ncu.h): the speed case once more
+ * under Nsight Compute, its kernels' time per call against the time the harness reported. */
+enum ncu_status {
+    NCU_NOT_RUN = 0,           /* not drawn for this grading, or the grading did not reach it */
+    NCU_AGREES,
+    NCU_DISAGREES,             /* the outcome is "implausible time" */
+    NCU_UNAVAILABLE            /* no ncu, counters not permitted, ncu failed: the note says */
+};
+const char *ncu_status_name(enum ncu_status s); /* "not run", "agrees", "disagrees", "unavailable" */
+enum ncu_status result_ncu_status(const struct task_result *r);
+double result_ncu_ms(const struct task_result *r);        /* kernels' time per call; < 0 unknown */
+const char *result_ncu_note(const struct task_result *r); /* why unavailable; "" otherwise */
+
 size_t result_sanitizer_run_count(const struct task_result *r);
 const struct sanitizer_run *result_sanitizer_run(const struct task_result *r, size_t i);
 size_t result_finding_count(const struct task_result *r);

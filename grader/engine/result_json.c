@@ -41,6 +41,17 @@ static cJSON *case_json(const struct case_result *c)
     return o;
 }
 
+/* speed.ncu: "agrees", "disagrees", "not run" or "unavailable: why"; speed.ncu_ms. */
+static void ncu_json(cJSON *sp, const struct task_result *r)
+{
+    char *word = r->ncu == NCU_UNAVAILABLE && r->ncu_note[0]
+                     ? xasprintf("%s: %s", ncu_status_name(r->ncu), r->ncu_note)
+                     : xstrdup(ncu_status_name(r->ncu));
+    cJSON_AddStringToObject(sp, "ncu", word);
+    free(word);
+    add_num(sp, "ncu_ms", r->ncu_ms);
+}
+
 cJSON *result_to_json(const struct task_result *r)
 {
     cJSON *o = cJSON_CreateObject();
@@ -77,6 +88,7 @@ cJSON *result_to_json(const struct task_result *r)
     add_num(sp, "ref_max_ms", r->ref_max_ms);
     cJSON_AddBoolToObject(sp, "ref_shared", r->ref_shared);
     cJSON_AddNumberToObject(sp, "ref_age_s", r->ref_age_s);
+    ncu_json(sp, r);
 
     cJSON *cases = cJSON_AddArrayToObject(o, "cases");
     for (size_t i = 0; i < r->n_cases; i++)
@@ -196,6 +208,16 @@ static void speed_from_json(struct task_result *r, const cJSON *sp)
     r->ref_max_ms = jnum(sp, "ref_max_ms");
     r->ref_shared = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(sp, "ref_shared"));
     r->ref_age_s = fmax(0, jnum(sp, "ref_age_s"));
+    r->ncu_ms = jnum(sp, "ncu_ms");
+    const char *ncu = jstr(sp, "ncu");
+    for (int i = NCU_NOT_RUN; i <= NCU_UNAVAILABLE; i++) {
+        const char *name = ncu_status_name((enum ncu_status)i);
+        size_t len = strlen(name);
+        if (strncmp(ncu, name, len) == 0 && (!ncu[len] || strncmp(ncu + len, ": ", 2) == 0)) {
+            r->ncu = (enum ncu_status)i;
+            set_str(&r->ncu_note, ncu[len] ? ncu + len + 2 : "");
+        }
+    }
 }
 
 struct task_result *result_from_json(const cJSON *j)

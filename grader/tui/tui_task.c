@@ -260,6 +260,16 @@ static void draw_speed(struct page *p, const struct task *t, const struct task_r
     snprintf(line, sizeof line, "ratio %.2f (reference time / yours): %s", ratio,
              fast ? "fast enough" : "too slow");
     wrapped(p, 3, fast ? TUI_C_PASS : TUI_C_WARN, 0, line);
+    enum ncu_status ncu = result_ncu_status(r);
+    if (ncu == NCU_NOT_RUN)
+        return;
+    if (ncu == NCU_UNAVAILABLE)
+        snprintf(line, sizeof line, "cross-check under ncu unavailable: %s", result_ncu_note(r));
+    else
+        snprintf(line, sizeof line, "under ncu, your kernels took %.3g ms a call: %s",
+                 result_ncu_ms(r), ncu_status_name(ncu));
+    wrapped(p, 3, ncu == NCU_AGREES ? TUI_C_PASS : ncu == NCU_DISAGREES ? TUI_C_WARN : TUI_C_SKIP,
+            0, line);
 }
 
 static enum tui_role sanitizer_role(enum sanitizer_status s)
