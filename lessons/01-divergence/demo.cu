@@ -13,9 +13,12 @@
 // version 7: 16 strided loads per thread, #pragma unroll (16 loads in flight)             ./demo 7
 // version 8: a loop that calls a __noinline__ device function                             ./demo 8
 // version 9: the same loop with the function inlined (__forceinline__)                    ./demo 9
+// version 10: the library's reduction, cub::DeviceReduce::Sum, on 2^28 floats (1 GiB)       ./demo 10
+// version 11: ours on 2^28 floats: float4 loads, one wave of blocks, one launch             ./demo 11
 //
-// Versions 1-2 and 8-9 are rated in FLOP/s against the cuBLAS SGEMM ceiling, 3-7 in bytes read
-// per second against the device-to-device copy ceiling, both measured here, in this run.
+// Versions 1-2 and 8-9 are rated in FLOP/s against the cuBLAS SGEMM ceiling, 3-7 and 10-11 in
+// bytes read per second against the device-to-device copy ceiling, both measured here, in this
+// run. Versions 10-11 read the task's speed-case size, with the L2 flushed before every run.
 #include "lab.h"
 
 #include <math.h>
@@ -223,6 +226,13 @@ typedef struct problem {
     float *out;        // device, n floats
     float *partial[2]; // device, ceil(n / 256) floats each: the reduction levels alternate
     const float *result; // where the last reduction left its single value
+    // versions 10-11 only
+    float *sum;            // device, one float: their result
+    void *cub_temp;        // CUB's scratch, sized and allocated once, before any timed call
+    size_t cub_temp_bytes;
+    unsigned wave_blocks;  // version 11's grid: the blocks that are resident at once
+    float *wave_partial;   // device, wave_blocks floats
+    unsigned *blocks_done; // device, one counter; 0 between calls
 } problem;
 
 typedef void (*block_reduce_kernel)(const float *, unsigned, float *);
@@ -307,6 +317,9 @@ static void run_inline_v9(void *arg)
     CUDA_LAUNCH_CHECK();
 }
 
+// Versions 10-11: the library's reduction and our top rung, in a file of their own.
+#include "kernels/10_library.cuh"
+
 // ======================================================================= checks
 // Each returns 1 when the version's output is right; the host copies are the inputs.
 static int check_branch(const problem *p, const float *h_in, int per_warp)
@@ -363,7 +376,7 @@ static int check_calls(const problem *p, const float *h_in)
 }
 
 // ======================================================================= the versions
-enum group_id { GROUP_BRANCH, GROUP_REDUCE, GROUP_UNROLL, GROUP_INLINE, N_GROUPS };
+enum group_id { GROUP_BRANCH, GROUP_REDUCE, GROUP_UNROLL, GROUP_INLINE, GROUP_LIBRARY, N_GROUPS };
 
 // What a group measures, and against which ceiling its rate is read.
 typedef struct group {
@@ -377,6 +390,7 @@ static const group groups[N_GROUPS] = {
     {"reduce", "Reduction trees: n floats to one sum, same kernel at every level", 1},
     {"unroll", "Unrolling: 16 independent strided loads per thread", 1},
     {"inline", "Calls: one FMA per call, out of line or inlined", 0},
+    {"library", "Reduction at the task's speed-case size: ours against the library (CUB)", 1},
 };
 
 typedef struct version {
@@ -394,6 +408,8 @@ static const version versions[] = {
     {{7, "unroll-16", "#pragma unroll: 16 loads in flight per thread", run_unrolled_v7}, GROUP_UNROLL},
     {{8, "noinline", "__noinline__ device function in the loop", run_noinline_v8}, GROUP_INLINE},
     {{9, "inline", "__forceinline__ device function in the loop", run_inline_v9}, GROUP_INLINE},
+    {{10, "cub", "cub::DeviceReduce::Sum, scratch allocated once, on 2^28 floats", run_cub_v10}, GROUP_LIBRARY},
+    {{11, "float4-wave", "float4 loads, one wave of blocks, last block adds the partials", run_wave_v11}, GROUP_LIBRARY},
 };
 enum { N_VERSIONS = sizeof versions / sizeof *versions };
 
@@ -405,7 +421,8 @@ static double work_of(const version *v, unsigned n)
     case GROUP_BRANCH: return 2.0 * BRANCH_ITERS * n;
     case GROUP_INLINE: return 2.0 * CALL_ITERS * n;
     case GROUP_REDUCE:
-    case GROUP_UNROLL: return (double)n * sizeof(float);
+    case GROUP_UNROLL:
+    case GROUP_LIBRARY: return (double)n * sizeof(float);
     default: return 0.0;
     }
 }
@@ -427,9 +444,41 @@ static int check_version(const version *v, const problem *p, const float *h_real
 typedef struct inputs {
     const float *h_real, *h_int; // host copies, for the checks
     const float *d_real, *d_int; // the same on the device
+    const float *h_big, *d_big;  // versions 10-11: n_big integer-valued floats (NULL: not asked)
+    unsigned n_big;
     lab_bench_opts bench;
     double copy_gbps, sgemm_gflops;
 } inputs;
+
+// One version of group g: run once and checked (its output poisoned first), then timed.
+static lab_timing measure(lab_demo *d, const version *ver, problem *p, const inputs *in, int *ok)
+{
+    const int g = ver->group;
+    const float *h_int = g == GROUP_LIBRARY ? in->h_big : in->h_int;
+    fprintf(stderr, "\r  measuring version %d...   ", ver->v.id);
+    // NaN in the output: a version that writes nothing fails its check
+    CUDA_CHECK(g == GROUP_LIBRARY ? cudaMemset(p->sum, 0xFF, sizeof(float))
+                                  : cudaMemset(p->out, 0xFF, (size_t)p->n * sizeof(float)));
+    ver->v.fn(p);
+    CUDA_CHECK(cudaDeviceSynchronize());
+    *ok = check_version(ver, p, in->h_real, h_int);
+    if (!*ok) lab_demo_fail(d, LAB_EXIT_FAIL);
+    lab_bench_opts bench = in->bench;
+    if (g == GROUP_LIBRARY) bench.flush_l2 = 1; // its table claims a cold L2
+    return lab_bench(ver->v.fn, p, &bench);
+}
+
+// The goal of the library group: our top rung's throughput over CUB's, when both ran.
+static void library_goal(lab_demo *d, const version *const *measured, const lab_timing *timing, int count)
+{
+    double cub_ms = 0.0, ours_ms = 0.0;
+    for (int r = 0; r < count; ++r) {
+        if (measured[r]->v.id == 10) cub_ms = timing[r].median_ms;
+        if (measured[r]->v.id == 11) ours_ms = timing[r].median_ms;
+    }
+    if (cub_ms > 0.0 && ours_ms > 0.0)
+        lab_demo_goal(d, "reduce_sum: ours (11) / CUB (10) throughput", cub_ms / ours_ms, 0.98, "x", 0);
+}
 
 // The selected versions of group g: each checked, then timed; then one table, in which every row
 // also reads against the group's slowest.
@@ -445,21 +494,20 @@ static void run_group(lab_demo *d, int g, problem *p, const inputs *in)
     for (int v = 0; v < N_VERSIONS; ++v) {
         const version *ver = &versions[v];
         if (ver->group != g || !lab_demo_selected(d, ver->v.id)) continue;
-        p->in = (g == GROUP_REDUCE || g == GROUP_UNROLL) ? in->d_int : in->d_real;
-        fprintf(stderr, "\r  measuring version %d...   ", ver->v.id);
-        CUDA_CHECK(cudaMemset(p->out, 0xFF, (size_t)p->n * sizeof(float)));
-        ver->v.fn(p);
-        CUDA_CHECK(cudaDeviceSynchronize());
-        ok[count] = check_version(ver, p, in->h_real, in->h_int);
-        if (!ok[count]) lab_demo_fail(d, LAB_EXIT_FAIL);
-        timing[count] = lab_bench(ver->v.fn, p, &in->bench);
+        if (g != GROUP_LIBRARY) p->in = (g == GROUP_REDUCE || g == GROUP_UNROLL) ? in->d_int : in->d_real;
+        timing[count] = measure(d, ver, p, in, &ok[count]);
         if (timing[count].median_ms > slowest_ms) slowest_ms = timing[count].median_ms;
         measured[count++] = ver;
     }
     fprintf(stderr, "\r%40s\r", "");
     if (count == 0) return;
     const double ceiling = groups[g].bytes ? in->copy_gbps : in->sgemm_gflops;
-    lab_table *t = lab_table_new(groups[g].title, cols, sizeof cols / sizeof *cols);
+    char title[256];
+    snprintf(title, sizeof title, "%s; n = %u%s", groups[g].title, p->n,
+             !groups[g].bytes ? ""
+             : (in->bench.flush_l2 || g == GROUP_LIBRARY) ? ", L2 cold (flushed before each run)"
+                                                           : ", L2 warm (not flushed)");
+    lab_table *t = lab_table_new(title, cols, sizeof cols / sizeof *cols);
     for (int r = 0; r < count; ++r) {
         const double rate = work_of(measured[r], p->n) / (timing[r].median_ms * 1e-3) / 1e9;
         char time[32], pct[32];
@@ -471,6 +519,31 @@ static void run_group(lab_demo *d, int g, problem *p, const inputs *in)
                        slowest_ms / timing[r].median_ms, ok[r] ? "ok" : "WRONG");
     }
     lab_demo_emit(d, t, groups[g].table);
+    if (g == GROUP_LIBRARY) library_goal(d, measured, timing, count);
+}
+
+// Versions 10-11: their own input of n_big floats (the task's speed case) and the device state of
+// kernels/10_library.cuh. Set up only when one of them was asked for.
+static void library_setup(lab_demo *d, problem *big, inputs *in, uint64_t seed)
+{
+    const unsigned n = in->n_big;
+    float *h = (float *)lab_xmalloc((size_t)n * sizeof(float));
+    float *dev;
+    fill_small_integers(h, n, lab_seed_derive(seed, "big"));
+    CUDA_CHECK(cudaMalloc(&dev, (size_t)n * sizeof(float)));
+    CUDA_CHECK(cudaMemcpy(dev, h, (size_t)n * sizeof(float), cudaMemcpyHostToDevice));
+    in->h_big = h;
+    in->d_big = dev;
+    big->n = n;
+    big->in = dev;
+    library_alloc(big, d->device.sm_count);
+}
+
+static void library_teardown(problem *big, inputs *in)
+{
+    library_free(big);
+    CUDA_CHECK(cudaFree((void *)in->d_big));
+    free((void *)in->h_big);
 }
 
 int main(int argc, char **argv)
@@ -507,10 +580,15 @@ int main(int argc, char **argv)
     CUDA_CHECK(cudaMemcpy(d_real, h_real, (size_t)n * sizeof(float), cudaMemcpyHostToDevice));
     CUDA_CHECK(cudaMemcpy(d_int, h_int, (size_t)n * sizeof(float), cudaMemcpyHostToDevice));
 
-    inputs in = {h_real, h_int, d_real, d_int, {warmup, reps, o.flush_l2, NULL},
-                 lab_ceiling_copy_gbps(), lab_ceiling_sgemm_gflops()};
+    // Versions 10-11 read the reduce_sum task's speed case: 2^28 floats, 1 GiB.
+    inputs in = {h_real, h_int, d_real, d_int, NULL, NULL, o.quick ? (1u << 20) : (1u << 28),
+                 {warmup, reps, o.flush_l2, NULL}, lab_ceiling_copy_gbps(), lab_ceiling_sgemm_gflops()};
+    problem big = {};
+    const int library = lab_demo_selected(&d, 10) || lab_demo_selected(&d, 11);
+    if (library) library_setup(&d, &big, &in, o.seed);
     for (int g = 0; g < N_GROUPS; ++g)
-        run_group(&d, g, &p, &in);
+        run_group(&d, g, g == GROUP_LIBRARY ? &big : &p, &in);
+    if (library) library_teardown(&big, &in);
 
     CUDA_CHECK(cudaFree(d_real));
     CUDA_CHECK(cudaFree(d_int));

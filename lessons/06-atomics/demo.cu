@@ -15,10 +15,15 @@
 // version 9: compaction, one atomicAdd per kept element                           ./demo 9
 // version 10: compaction, one atomicAdd per warp (__ballot_sync + __popc)         ./demo 10
 // version 11: compaction, one atomicAdd per block and 2048 elements (the solution) ./demo 11
+// version 12: histogram, the library's: cub::DeviceHistogram::HistogramEven        ./demo 12
+// version 13: histogram, as 5 + warp aggregation of runs only (vote, then match)   ./demo 13
 //
 // The histograms run on uniform bytes and on bytes that all fall in one bin (every atomic of
 // the GPU on one address). Every result is checked on the CPU before it is timed. Versions 5
 // and 11 run the tasks' reference kernels, compiled from solutions/06-atomics/.
+// CUB first: the solutions included below define macros (WARPS, TILE) that its headers use as names.
+#include <cub/device/device_histogram.cuh>
+
 #include "compact.h"
 #include "histogram.h"
 #include "lab.h"
@@ -254,6 +259,7 @@ typedef struct problem {
     const uint8_t *bytes; unsigned *bins;            // versions 3-5
     const float *floats; float *max;                 // versions 6, 7
     const int32_t *ints; int32_t *out;               // versions 8, 9
+    void *cub_temp; size_t cub_temp_bytes;           // version 12: allocated once, untimed
 } problem;
 
 static void run_racy_v1(void *arg)
@@ -350,6 +356,9 @@ static void run_compact_block_v11(void *arg)
     CUDA_LAUNCH_CHECK();
 }
 
+// Versions 12-13: the library's histogram and warp aggregation where it pays.
+#include "kernels/12_histogram_more.cuh"
+
 // ======================================================================= the versions
 enum group { INCREMENT, HISTOGRAM, MAXIMUM, COMPACT };
 
@@ -370,6 +379,8 @@ static const version versions[] = {
     {{9, "each", "compaction: one atomicAdd per kept element", run_compact_each_v9}, COMPACT},
     {{10, "warp", "compaction: one atomicAdd per warp (ballot + popc)", run_compact_warp_v10}, COMPACT},
     {{11, "block", "compaction: one atomicAdd per block and 2048 elements (the solution)", run_compact_block_v11}, COMPACT},
+    {{12, "cub", "histogram: cub::DeviceHistogram::HistogramEven, 256 bins", run_hist_cub_v12}, HISTOGRAM},
+    {{13, "shared+runs", "histogram: as 5, one vote per load, one atomic per run group", run_hist_runs_v13}, HISTOGRAM},
 };
 enum { N_VERSIONS = sizeof versions / sizeof *versions };
 
@@ -403,8 +414,9 @@ static void increment_rows(const run_opts *r, lab_table *t, problem *p)
     }
 }
 
+// ms[id]: each measured version's median, for the goals (0 where not measured).
 static void histogram_rows(const run_opts *r, lab_table *t, problem *p, uint8_t *h_bytes, uint8_t *d_bytes,
-                           const char *input)
+                           const char *input, double *ms)
 {
     unsigned expected[BINS], got[BINS];
     CUDA_CHECK(cudaMemcpy(d_bytes, h_bytes, p->n, cudaMemcpyHostToDevice));
@@ -419,6 +431,7 @@ static void histogram_rows(const run_opts *r, lab_table *t, problem *p, uint8_t 
         CUDA_CHECK(cudaMemcpy(got, p->bins, sizeof got, cudaMemcpyDeviceToHost));
         const int ok = memcmp(got, expected, sizeof got) == 0;
         const lab_timing tm = bench(r, v, p);
+        ms[v->id] = tm.median_ms;
         if (v->id == 3)
             global_ms = tm.median_ms;
         const double gbps = (double)p->n / (tm.median_ms * 1e6);
@@ -430,6 +443,32 @@ static void histogram_rows(const run_opts *r, lab_table *t, problem *p, uint8_t 
         lab_table_rowf(t, "%s|%d|%s|%s|%.0f|%s|%s|%s", input, v->id, v->name, time, gbps, pct,
                        speedup, ok ? "yes" : "NO");
     }
+}
+
+// The histogram table: uniform bytes, then one bin, in d_bytes (n bytes); CUB's scratch is
+// allocated here, once, before any timed call.
+static void histogram_table(lab_demo *d, const run_opts *r, problem *p, uint8_t *h_bytes, uint8_t *d_bytes,
+                            size_t n)
+{
+    static const char *const hist_cols[] = {"input", "version", "name", "time", "GB/s", "% of copy",
+                                            "vs global", "correct"};
+    double ms_uniform[N_VERSIONS + 1] = {0}, ms_hot[N_VERSIONS + 1] = {0};
+    char title[200];
+    snprintf(title, sizeof title, "256-bin histogram of %zu MiB of bytes; GB/s = bytes read / time; L2 %s",
+             n >> 20, d->opts.flush_l2 ? "cold (flushed before each run)" : "warm (not flushed)");
+    lab_table *t = lab_table_new(title, hist_cols, 8);
+    p->n = n;
+    p->bytes = d_bytes;
+    hist_cub_alloc(p, n);
+    lab_fill_u8(h_bytes, n, 0, 255, lab_seed_derive(d->opts.seed, "bytes"));
+    histogram_rows(r, t, p, h_bytes, d_bytes, "uniform", ms_uniform);
+    memset(h_bytes, 42, n);
+    histogram_rows(r, t, p, h_bytes, d_bytes, "one bin", ms_hot);
+    lab_demo_emit(d, t, "histogram");
+    histogram_goals(d, "uniform", ms_uniform);
+    histogram_goals(d, "one bin", ms_hot);
+    CUDA_CHECK(cudaFree(p->cub_temp));
+    p->cub_temp = NULL;
 }
 
 static void max_rows(const run_opts *r, lab_table *t, problem *p, float expected)
@@ -509,19 +548,9 @@ int main(int argc, char **argv)
         return LAB_EXIT_CUDA;
     }
 
-    static const char *const hist_cols[] = {"input", "version", "name", "time", "GB/s", "% of copy",
-                                            "vs global", "correct"};
-    char title[160];
-    snprintf(title, sizeof title, "256-bin histogram of %zu MiB of bytes; GB/s = bytes read / time", n >> 20);
-    t = lab_table_new(title, hist_cols, 8);
-    p.n = n;
-    p.bytes = (const uint8_t *)d_buf;
-    lab_fill_u8((uint8_t *)h_buf, n, 0, 255, lab_seed_derive(o.seed, "bytes"));
-    histogram_rows(&r, t, &p, (uint8_t *)h_buf, (uint8_t *)d_buf, "uniform");
-    memset(h_buf, 42, n);
-    histogram_rows(&r, t, &p, (uint8_t *)h_buf, (uint8_t *)d_buf, "one bin");
-    lab_demo_emit(&d, t, "histogram");
+    histogram_table(&d, &r, &p, (uint8_t *)h_buf, (uint8_t *)d_buf, n);
 
+    char title[160];
     static const char *const max_cols[] = {"version", "name", "time", "GB/s", "% of copy", "correct"};
     snprintf(title, sizeof title, "largest of %zu M uniform floats in [0, 1)", (n / 4) >> 20);
     t = lab_table_new(title, max_cols, 6);

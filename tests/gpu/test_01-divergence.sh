@@ -33,5 +33,8 @@ fi
 
 expect_exit 0 "the demo runs (--quick), every version checked" build/lessons/01-divergence/demo --quick --reps 2
 expect_grep '^ *5 +seq\+shuffle' "$TEST_TMP/out" "the demo's table has the shuffle reduction"
+expect_grep '^ *10 +cub ' "$TEST_TMP/out" "the demo's library table has CUB's reduction"
+expect_grep '^ *11 +float4-wave ' "$TEST_TMP/out" "the demo's library table has the top rung"
+expect_grep '^goal +reduce_sum: ours \(11\) / CUB \(10\) throughput' "$TEST_TMP/out" "the demo states its goal against CUB"
 if grep -q WRONG "$TEST_TMP/out"; then bad "a demo version computed a wrong result"; else ok "no demo version is WRONG"; fi
 finish

@@ -35,5 +35,9 @@ expect_exit 0 "the demo runs (--quick, tables to CSV)" $demo --quick --reps 2 --
 for f in capabilities aplusb vector_add saxpy; do
   [ -s "$TEST_TMP/csv/08-unified-memory_$f.csv" ] && ok "table $f written" || bad "table $f not written"
 done
+grep -q '^"managed, pipelined' "$TEST_TMP/csv/08-unified-memory_saxpy.csv" && ok "saxpy table has the pipelined rung" \
+  || bad "saxpy table lacks the pipelined rung"
+grep -q '^"saxpy: managed pipelined / pinned copies time"' "$TEST_TMP/csv/08-unified-memory_goals.csv" \
+  && ok "the saxpy goal is in the goals CSV" || bad "the saxpy goal is not in the goals CSV"
 expect_exit 2 "the demo rejects a version it does not have" $demo 0
 finish
