@@ -13,10 +13,12 @@ set terminal svg size 760,440 dynamic font 'sans,11'
 set grid ytics lc rgb '#dddddd'
 set key top left
 set xlabel 'N (C is N×N)'
-names = 'cublasDgemm cublasDsyrk naive report-optimized DMMA-m8n8k4 DMMA-m16n8k16'
-colors = '#7b3294 #1b9e77 #d95f02 #e7298a #66a61e #1f78b4' # one per version, in every figure
+names = 'cublasDgemm cublasDsyrk naive report-optimized DMMA-m8n8k4 DMMA-m16n8k16 DMMA-k32 DMMA-k16x6'
+colors = '#7b3294 #1b9e77 #d95f02 #e7298a #66a61e #1f78b4 #e6ab02 #a6761d' # one per version, in every figure
 # The rows of one version, through awk: a filter inside `using` would leave gaps that break lines.
 rows(file, v) = sprintf("< awk -F, '$3 == %d && $5 != \"-\"' '%s'", v, file)
+# The versions a table holds, so that a run of some versions only draws no empty lines.
+ids_of(file) = system(sprintf("awk -F, 'NR > 1 && $5 != \"-\" { print $3 }' '%s' | sort -n | uniq | tr '\\n' ' '", file))
 
 do for [shape in 'square wide'] {
     f = csvdir.'/09-ata-cublas_'.shape.'.csv'
@@ -26,7 +28,7 @@ do for [shape in 'square wide'] {
     set ylabel 'TFLOP/s (2·M·N² / time)'
     set yrange [0:*]
     unset logscale
-    plot for [v=0:5] rows(f, v) using 2:6 with linespoints lw 2 pt 7 ps 0.6 \
+    plot for [v in ids_of(f)] rows(f, v + 0) using 2:6 with linespoints lw 2 pt 7 ps 0.6 \
         lc rgb word(colors, v + 1) title word(names, v + 1)
 }
 

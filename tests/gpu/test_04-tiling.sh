@@ -50,7 +50,8 @@ done
 
 demo=build/lessons/$L/demo
 expect_exit 0 "the demo runs (--quick)" $demo --quick --reps 2
-expect_grep '^ *12 .*warptile_db' "$TEST_TMP/out" "the demo's table reaches the top of the ladder"
+expect_grep '^ *12 .*warptile_db' "$TEST_TMP/out" "the demo's table has the warp-tiled rung"
+expect_grep '^ *14 .*warptile_k16' "$TEST_TMP/out" "the demo's table reaches the last setting of the top rung"
 expect_grep '[[:space:]]ok$' "$TEST_TMP/out" "the demo checked its products"
 # Every version's product is checked by the demo itself (last column). The TF32 table is
 # exempt: its tensor-core product may fall outside FP32's tolerance, and says so.

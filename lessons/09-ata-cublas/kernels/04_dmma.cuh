@@ -230,9 +230,10 @@ static void run_tc(const problem *p)
 static void run_dmma_v4(void *arg) { run_tc<TC_M8N8K4>((const problem *)arg); }
 static void run_dmma_v5(void *arg) { run_tc<TC_M16N8K16>((const problem *)arg); }
 
-// NULL when the kernel can run here; otherwise why not. What counts is the code the kernel was
-// built to (a build for an older ARCH compiles these bodies out), not only the GPU.
-static const char *tc_unsupported(const void *kernel, int need_arch)
+// NULL when the kernel can run here with smem bytes of dynamic shared memory; otherwise why
+// not. What counts is the code the kernel was built to (a build for an older ARCH compiles
+// these bodies out), not only the GPU.
+static const char *tc_unsupported_smem(const void *kernel, int need_arch, size_t smem)
 {
     static char why[128];
     cudaFuncAttributes fa;
@@ -243,11 +244,15 @@ static const char *tc_unsupported(const void *kernel, int need_arch)
     CUDA_CHECK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
     if (built < need_arch)
         snprintf(why, sizeof why, "unsupported: built for sm_%d, needs sm_%d or newer", built, need_arch);
-    else if ((size_t)optin < TC_SMEM)
-        snprintf(why, sizeof why, "unsupported: needs %zu bytes of shared memory per block", TC_SMEM);
+    else if ((size_t)optin < smem)
+        snprintf(why, sizeof why, "unsupported: needs %zu bytes of shared memory per block", smem);
     else
         return NULL;
     return why;
+}
+static const char *tc_unsupported(const void *kernel, int need_arch)
+{
+    return tc_unsupported_smem(kernel, need_arch, TC_SMEM);
 }
 static const char *unsupported_v4(void) { return tc_unsupported((const void *)ata_tc<TC_M8N8K4>, 80); }
 static const char *unsupported_v5(void) { return tc_unsupported((const void *)ata_tc<TC_M16N8K16>, 90); }

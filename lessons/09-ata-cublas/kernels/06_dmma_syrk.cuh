@@ -1,0 +1,183 @@
+// Versions 6 and 7 of lesson 09's demo (./demo 6, ./demo 7): version 5's FP64 tensor-core
+// kernel with a leaner copy pipeline, two settings of one template. Version 5 already computes
+// only the tiles on or above the diagonal (half the work) and writes each off-diagonal tile
+// twice from registers (the mirror costs no kernel of its own); what is left to gain is in how
+// the panels of A reach shared memory. Included by demo.cu after kernels/04_dmma.cuh, whose
+// tile constants, fragment layout, tile-of-block map and MMA wrapper it reuses.
+#pragma once
+
+// The ideas, one each:
+// - 16-byte copies (cp.async.cg, two doubles) where every row of A starts 16-byte aligned (N
+//   even): half the copy instructions of version 5's 8-byte ones, and .cg goes from L2 to
+//   shared memory without filling L1, which shares its SRAM and bandwidth with shared memory.
+// - a deeper k-tile (version 6: 32 rows of A per stage, two m16n8k16 steps): half the barriers
+//   and pipeline waits per FLOP; with 3 stages that is 198 KiB of shared memory.
+// - the next stage's copies issued after the first half of the multiply, not before it: the
+//   fragment loads that the tensor cores wait for no longer queue behind a stage of copies in
+//   the load/store unit.
+// Version 7 keeps version 5's k-tile of 16 with 6 stages and 16-byte copies: the same depth of
+// prefetch in rows of A, to tell the copy width and the barrier count apart on the GPU.
+template <int BK, int STAGES>
+struct syrk_cfg {
+    static constexpr int LD = TC_LD;                // pitch 4 (mod 16) doubles, as version 5
+    static constexpr int STAGE = 2 * BK * LD;      // doubles per stage: the I and the J panel
+    static constexpr int CHUNKS = BK / 16;          // m16n8k16 steps per stage
+    static constexpr int ISSUE_AT = CHUNKS / 2;     // copies go out before this chunk
+    static constexpr size_t SMEM = (size_t)STAGES * STAGE * sizeof(double);
+    static_assert(BK % 16 == 0 && STAGES >= 2, "whole m16n8k16 steps, a pipeline");
+    static_assert((LD * sizeof(double)) % 16 == 0, "16-byte copies need 16-byte aligned rows");
+};
+
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+static __device__ __forceinline__ void cp_async_16(double *dst, const double *src, bool valid)
+{
+    const unsigned s = (unsigned)__cvta_generic_to_shared(dst);
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(s), "l"(src), "r"(valid ? 16 : 0));
+}
+#endif
+
+// Rows k0.. k0+BK-1 of the column panels i0.. and j0.. (128 columns each) into one stage.
+// VEC doubles per copy (2: N even, 16-byte copies; 1: 8-byte ones). Thread t copies column
+// (t % PER_ROW)·VEC of rows t / PER_ROW + p·PASS: a warp copies 32·VEC consecutive doubles of
+// one row of A. Outside A (k ≥ M or column ≥ N) the copy reads 0 bytes and writes zeros; with
+// VEC 2 and N even, column c < N implies c + 1 < N: a pair is all in or all out. One pointer
+// walks down the rows: the copies cost few registers, which the accumulators need.
+template <int BK, int VEC>
+static __device__ __forceinline__ void syrk_issue(double *sI, const double *__restrict__ A, int M, int N,
+                                                  int k0, int i0, int j0, bool diag, int t)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    constexpr int PER_ROW = TC_BM / VEC, PASS = TC_THREADS / PER_ROW, COPIES = BK / PASS;
+    static_assert(TC_THREADS % PER_ROW == 0 && BK % PASS == 0, "copies split evenly");
+    const int row = t / PER_ROW, col = (t % PER_ROW) * VEC;
+    const bool col_i = i0 + col < N, col_j = j0 + col < N;
+    double *dI = sI + row * TC_LD + col, *dJ = dI + BK * TC_LD;
+    const double *src = A + (size_t)(k0 + row) * N + col; // column col of row k0 + row
+#pragma unroll
+    for (int p = 0; p < COPIES; p++) {
+        const bool in_row = k0 + row + p * PASS < M;
+        const bool in_i = in_row && col_i, in_j = in_row && col_j;
+        // An invalid copy still needs a mapped address: A itself, of which it reads 0 bytes.
+        const double *src_i = in_i ? src + i0 : A, *src_j = in_j ? src + j0 : A;
+        if constexpr (VEC == 2) {
+            cp_async_16(dI + p * PASS * TC_LD, src_i, in_i);
+            if (!diag)
+                cp_async_16(dJ + p * PASS * TC_LD, src_j, in_j);
+        } else {
+            cp_async_8(dI + p * PASS * TC_LD, src_i, in_i);
+            if (!diag)
+                cp_async_8(dJ + p * PASS * TC_LD, src_j, in_j);
+        }
+        src += (size_t)PASS * N;
+    }
+#endif
+}
+
+template <int BK, int STAGES, int VEC>
+static __global__ void __launch_bounds__(TC_THREADS, 1)
+ata_syrk(const double *__restrict__ A, double *__restrict__ C, int M, int N, int tiles)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    using cfg = syrk_cfg<BK, STAGES>;
+    extern __shared__ double syrk_smem[]; // the dynamic window's start: 16-byte aligned at least
+    double *const smem = syrk_smem;
+    int bi, bj;
+    tc_tile_of_block(blockIdx.x, tiles, &bi, &bj);
+    const bool diag = bi == bj; // both panels are the same columns: stage one, read it twice
+    const int i0 = bi * TC_BM, j0 = bj * TC_BM;
+    const int t = threadIdx.x, lane = t & 31, warp = t >> 5;
+    const int wm0 = (warp / TC_WARPS_N) * TC_WM, wn0 = (warp % TC_WARPS_N) * TC_WN;
+    const int r = lane >> 2, c = lane & 3;
+    const int steps = (M + BK - 1) / BK;
+
+    double acc[TC_MT][TC_NT][2];
+#pragma unroll
+    for (int mi = 0; mi < TC_MT; mi++)
+#pragma unroll
+        for (int ni = 0; ni < TC_NT; ni++)
+            acc[mi][ni][0] = acc[mi][ni][1] = 0.0;
+
+    // Prologue: STAGES-1 steps in flight. A group is committed even when empty, so that
+    // "wait until at most STAGES-2 groups are pending" always means "step s has landed".
+#pragma unroll
+    for (int s = 0; s < STAGES - 1; s++) {
+        if (s < steps)
+            syrk_issue<BK, VEC>(smem + s * cfg::STAGE, A, M, N, s * BK, i0, j0, diag, t);
+        cp_async_commit();
+    }
+    for (int s = 0; s < steps; s++) {
+        cp_async_wait<STAGES - 2>();
+        // Step s is visible to every thread, and every warp has finished step s-1, whose
+        // stage the copies issued below will overwrite.
+        __syncthreads();
+        const double *sI = smem + (s % STAGES) * cfg::STAGE, *sJ = diag ? sI : sI + BK * TC_LD;
+#pragma unroll
+        for (int ch = 0; ch < cfg::CHUNKS; ch++) {
+            if (ch == cfg::ISSUE_AT) {
+                const int next = s + STAGES - 1;
+                if (next < steps)
+                    syrk_issue<BK, VEC>(smem + (next % STAGES) * cfg::STAGE, A, M, N, next * BK, i0, j0, diag, t);
+                cp_async_commit();
+            }
+            tc_compute<TC_M16N8K16>(sI + ch * 16 * TC_LD, sJ + ch * 16 * TC_LD, wm0, wn0, r, c, acc);
+        }
+    }
+    cp_async_wait<0>();
+
+    // As version 5: lane (r, c) of accumulator tile (mi, ni) holds C[i][j] and C[i][j+1], and
+    // off the diagonal also writes them to C[j][i]: the mirror from registers.
+#pragma unroll
+    for (int mi = 0; mi < TC_MT; mi++)
+#pragma unroll
+        for (int ni = 0; ni < TC_NT; ni++)
+#pragma unroll
+            for (int e = 0; e < 2; e++) {
+                const int i = i0 + wm0 + mi * 8 + r, j = j0 + wn0 + ni * 8 + 2 * c + e;
+                if (i < N && j < N) {
+                    C[(size_t)i * N + j] = acc[mi][ni][e];
+                    if (!diag)
+                        C[(size_t)j * N + i] = acc[mi][ni][e];
+                }
+            }
+#endif
+}
+
+enum { V6_BK = 32, V6_STAGES = 3, V7_BK = 16, V7_STAGES = 6 };
+
+template <int BK, int STAGES, int VEC>
+static void launch_syrk(const problem *p)
+{
+    const size_t smem = syrk_cfg<BK, STAGES>::SMEM;
+    const int tiles = (p->N + TC_BM - 1) / TC_BM;
+    static int attribute_set;
+    if (!attribute_set) { // above 48 KiB of dynamic shared memory a kernel must opt in
+        CUDA_CHECK(cudaFuncSetAttribute(ata_syrk<BK, STAGES, VEC>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                        (int)smem));
+        attribute_set = 1;
+    }
+    ata_syrk<BK, STAGES, VEC><<<tiles * (tiles + 1) / 2, TC_THREADS, smem>>>(p->A, p->C, p->M, p->N, tiles);
+    CUDA_LAUNCH_CHECK();
+}
+
+// 16-byte copies need every row of A to start 16-byte aligned: N even (cudaMalloc aligns A).
+template <int BK, int STAGES>
+static void run_syrk(const problem *p)
+{
+    if (p->N % 2 == 0)
+        launch_syrk<BK, STAGES, 2>(p);
+    else
+        launch_syrk<BK, STAGES, 1>(p);
+}
+static void run_syrk_v6(void *arg) { run_syrk<V6_BK, V6_STAGES>((const problem *)arg); }
+static void run_syrk_v7(void *arg) { run_syrk<V7_BK, V7_STAGES>((const problem *)arg); }
+
+// Both settings need sm_90 (m16n8k16) and 198 KiB of shared memory per block. The build that
+// the demo's sizes run (N even, 16-byte copies) is the one checked and shown.
+static const char *unsupported_v6(void)
+{
+    return tc_unsupported_smem((const void *)ata_syrk<V6_BK, V6_STAGES, 2>, 90, syrk_cfg<V6_BK, V6_STAGES>::SMEM);
+}
+static const char *unsupported_v7(void)
+{
+    return tc_unsupported_smem((const void *)ata_syrk<V7_BK, V7_STAGES, 2>, 90, syrk_cfg<V7_BK, V7_STAGES>::SMEM);
+}
