@@ -1,4 +1,4 @@
-// Inside the lab library only: run fn(item, arg) for item = 0 .. n-1 on every core of the host.
+// Inside the lab library and the task harnesses: run fn(item, arg) for item = 0 .. n-1 on every core of the host.
 // Items are handed out one at a time, so uneven items balance; fn must not depend on which
 // thread runs it or in what order. Used where the CPU side (drawing inputs, checking outputs)
 // would otherwise keep a grader waiting on one core while the others idle.
@@ -7,6 +7,12 @@
 
 #include <stddef.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
 void lab_parallel_for(size_t n, void (*fn)(size_t item, void *arg), void *arg);
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -123,10 +123,10 @@ const struct case_result *job_flagged_case(const struct task_result *r, const ch
     return NULL;
 }
 
-/* Runs the reference on the speed case, holding the GPU for a timed run: its times and its
- * floor (the least time any correct run can take on this GPU), each < 0 when its report did
- * not give it. */
-static void run_reference(struct job *j, const char *speed_case, struct ref_time *t)
+/* Runs the reference on the speed case, holding the GPU for a timed run (held: the caller
+ * holds it already): its times and its floor (the least time any correct run can take on
+ * this GPU), each < 0 when its report did not give it. */
+static void run_reference(struct job *j, const char *speed_case, struct ref_time *t, int held)
 {
     char *report = job_work_file(j, "reference.tap");
     char *out = job_work_file(j, "reference.out");
@@ -137,7 +137,10 @@ static void run_reference(struct job *j, const char *speed_case, struct ref_time
     job_spec_init(j, &s, argv, j->o->verify_timeout_s);
     s.stdout_path = s.stderr_path = out;
     struct run_result res;
-    job_run_gpu(j, &s, &res, GPU_TIMED);
+    if (held)
+        run_sandboxed(&s, &res);
+    else
+        job_run_gpu(j, &s, &res, GPU_TIMED);
     struct tap_report ref;
     tap_parse_file(report, &ref);
     const struct tap_case *tc = tap_find(&ref, speed_case);
@@ -150,6 +153,17 @@ static void run_reference(struct job *j, const char *speed_case, struct ref_time
     free(out);
 }
 
+/* A measurement from the class's cache that may still serve this grading: 1, and *t filled. */
+static int take_shared(struct job *j, const char *key, struct ref_time *t)
+{
+    const struct grade_opts *o = j->o;
+    if (refcache_take(o->ref_cache, key, o->ref_max_age_s, o->ref_max_uses, t) != 1)
+        return 0;
+    j->r->ref_shared = 1;
+    j->r->ref_age_s = refcache_age_s(t);
+    return 1;
+}
+
 /* The reference's time for this grading: with a class's cache (refcache.h), a measurement
  * an earlier grading on this GPU made while it may still serve, else a fresh one (shared in
  * turn). The cache is an economy, never a verdict: when it fails, the reference is timed. */
@@ -159,14 +173,19 @@ static void reference_time(struct job *j, const char *speed_case, struct ref_tim
     char *key = o->ref_cache ? xasprintf("%s__%s__%s", lesson_id(task_lesson(j->t)),
                                          task_name(j->t), speed_case)
                              : NULL;
-    if (key && refcache_take(o->ref_cache, key, o->ref_max_age_s, o->ref_max_uses, t) == 1) {
-        j->r->ref_shared = 1;
-        j->r->ref_age_s = refcache_age_s(t);
-    } else {
-        run_reference(j, speed_case, t);
+    if (key && take_shared(j, key, t)) {
+        free(key);
+        return;
+    }
+    /* Gradings that reach this step together all miss: the first to hold the GPU times the
+     * reference, and the others, once they hold it, find that measurement and share it. */
+    int lock = key ? gpu_lock_take(o->gpu_lock, GPU_TIMED) : -1;
+    if (lock < 0 || !take_shared(j, key, t)) {
+        run_reference(j, speed_case, t, lock >= 0);
         if (key && t->ms > 0)
             refcache_put(o->ref_cache, key, t);
     }
+    gpu_lock_drop(lock);
     free(key);
 }
 

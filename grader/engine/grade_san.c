@@ -37,12 +37,31 @@ static void *san_thread(void *arg)
     return NULL;
 }
 
-/* Reads one tool's log into its sanitizer_run and the result's findings. */
-static void san_collect(struct job *j, struct sanitizer_run *sr, struct san_job *s)
+/* The sandbox's own complaint ("bwrap: Can't mkdir ..."), when it could not start the tool:
+ * the grader's failure, not the program's. Copied into buf without its newline. */
+static int sandbox_error(const char *text, char *buf, size_t len)
+{
+    if (!text || strncmp(text, "bwrap: ", 7) != 0)
+        return 0;
+    snprintf(buf, len, "%.*s", (int)strcspn(text, "\n"), text);
+    return 1;
+}
+
+/* Reads one tool's log into its sanitizer_run and the result's findings. A sandbox that could
+ * not start the tool leaves its line in grader_err. */
+static void san_collect(struct job *j, struct sanitizer_run *sr, struct san_job *s,
+                        char *grader_err, size_t err_len)
 {
     struct task_result *r = j->r;
     const char *tool = sr->tool;
     char *text = read_text_file(s->log, LOG_READ_MAX);
+    if (s->res.end == RUN_EXITED && s->res.exit_status != LAB_EXIT_PASS &&
+        sandbox_error(text, grader_err, err_len)) {
+        free(text);
+        sr->status = SANITIZER_UNAVAILABLE;
+        set_str(&sr->note, grader_err);
+        return;
+    }
     size_t room = r->n_findings < MAX_FINDINGS ? MAX_FINDINGS - r->n_findings : 0;
     sr->n_findings = text ? parse_sanitizer_output(text, tool, j->root, r, room) : 0;
     char tool_err[512] = "";
@@ -72,13 +91,24 @@ static void san_collect(struct job *j, struct sanitizer_run *sr, struct san_job 
     }
 }
 
-/* The sanitizer fact, when some tool found an error; first_at: the first finding's index. */
+/* The sanitizer fact, when some tool found an error or the program failed under one (a
+ * correct program passes under every tool: counted, or a program that crashes when watched
+ * would hide its findings); first_at: the first finding's index. */
 static void san_record_fact(struct job *j, size_t first_at)
 {
     const struct task_result *r = j->r;
     int clean = 1;
-    for (size_t k = 0; k < r->n_sanitizer_runs; k++)
+    const struct sanitizer_run *failed = NULL;
+    for (size_t k = 0; k < r->n_sanitizer_runs; k++) {
         clean &= r->sanitizer_runs[k].status != SANITIZER_FINDINGS;
+        if (!failed && r->sanitizer_runs[k].status == SANITIZER_FAILED)
+            failed = &r->sanitizer_runs[k];
+    }
+    if (clean && failed) {
+        job_fact(j, OUTCOME_SANITIZER, "the program failed %s; it must pass under the tool too",
+                 failed->note ? failed->note : "under compute-sanitizer");
+        return;
+    }
     if (clean)
         return;
     const struct sanitizer_finding *first = first_at != SIZE_MAX ? &r->findings[first_at] : NULL;
@@ -146,6 +176,7 @@ void san_finish(struct job *j, int keep)
     if (!keep || (j->o->cancel && *j->o->cancel))
         j->san_cancel = 1;
     size_t first_at = SIZE_MAX; /* an index: adding findings moves them */
+    char grader_err[512] = "";
     for (size_t k = 0; k < j->n_san; k++) {
         struct san_job *s = &j->san[k];
         if (keep)
@@ -162,7 +193,7 @@ void san_finish(struct job *j, int keep)
             } else {
                 set_str(&sr->log_path, s->log);
                 size_t before = r->n_findings;
-                san_collect(j, sr, s);
+                san_collect(j, sr, s, grader_err, sizeof grader_err);
                 if (first_at == SIZE_MAX && r->n_findings > before)
                     first_at = before;
             }
@@ -175,6 +206,9 @@ void san_finish(struct job *j, int keep)
     free(j->san_tool);
     j->san = NULL;
     j->san_tool = NULL;
-    if (keep)
+    if (keep && grader_err[0])
+        job_fact(j, OUTCOME_NOT_RUN, "grader error: the sandbox could not start compute-sanitizer "
+                 "(%s)", grader_err);
+    else if (keep)
         san_record_fact(j, first_at);
 }

@@ -84,15 +84,54 @@ void sandbox_init(struct sandbox *sb, const char *scratch)
     sb->scratch = xstrdup(scratch);
 }
 
+static int under_system(const char *path);
+
+/* 1 when path is dir or lies below it. */
+static int below(const char *path, const char *dir)
+{
+    size_t n = strlen(dir);
+    return strncmp(path, dir, n) == 0 && (path[n] == '/' || path[n] == 0);
+}
+
+/* A link that must be made for `path` to lead to `real` in the sandbox: only where path itself
+ * is the link, its directory has no link on the way, and no bind already shows it. */
+static int needs_link(const struct sandbox *sb, const char *path)
+{
+    struct stat st;
+    if (lstat(path, &st) != 0 || !S_ISLNK(st.st_mode) || under_system(path))
+        return 0;
+    char *dir = xstrdup(path), real[PATH_MAX];
+    char *slash = strrchr(dir, '/');
+    if (slash)
+        *(slash == dir ? slash + 1 : slash) = 0;
+    int plain = realpath(dir, real) && strcmp(real, dir) == 0;
+    for (size_t i = 0; plain && i < sb->ro.n; i++)
+        plain = !below(path, sb->ro.v[i]);
+    free(dir);
+    return plain;
+}
+
+/* A path is bound where it really is: bwrap cannot make a mount point through a link (with
+ * /usr/local/cuda -> cuda-13.0, binding /usr/local/cuda/bin failed every compute-sanitizer
+ * run with "Can't mkdir"). What the system directories already show needs no bind; a name
+ * that is itself a link elsewhere becomes that link in the sandbox too. */
 void sandbox_add_ro(struct sandbox *sb, const char *path)
 {
-    strlist_push(&sb->ro, path);
+    char real[PATH_MAX];
+    const char *from = realpath(path, real) ? real : path;
+    if (!under_system(from))
+        strlist_push(&sb->ro, from);
+    if (strcmp(from, path) != 0 && needs_link(sb, path)) {
+        strlist_push(&sb->links, from);
+        strlist_push(&sb->links, path);
+    }
 }
 
 void sandbox_free(struct sandbox *sb)
 {
     free(sb->scratch);
     strlist_free(&sb->ro);
+    strlist_free(&sb->links);
     memset(sb, 0, sizeof *sb);
 }
 
@@ -107,6 +146,15 @@ static void push3(struct strlist *l, const char *a, const char *b, const char *c
 static int under_usr(const char *path)
 {
     return strncmp(path, "/usr/", 5) == 0;
+}
+
+/* Under a directory add_system binds whole (the path itself or below it). */
+static int under_system(const char *path)
+{
+    for (size_t i = 0; i < sizeof system_dirs / sizeof *system_dirs; i++)
+        if (below(path, system_dirs[i]))
+            return 1;
+    return 0;
 }
 
 static void add_system(struct strlist *l)
@@ -177,6 +225,8 @@ char **sandbox_argv(const struct sandbox *sb, char *const *argv, const char *cwd
     add_cuda(owner);
     for (size_t i = 0; i < sb->ro.n; i++)
         push3(owner, "--ro-bind-try", sb->ro.v[i], sb->ro.v[i]);
+    for (size_t i = 0; i + 1 < sb->links.n; i += 2)
+        push3(owner, "--symlink", sb->links.v[i], sb->links.v[i + 1]);
     push3(owner, "--bind", sb->scratch, sb->scratch);
     push3(owner, "--remount-ro", "/", NULL);
     push3(owner, "--chdir", cwd ? cwd : sb->scratch, NULL);

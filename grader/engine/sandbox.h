@@ -25,7 +25,9 @@
 
 struct sandbox {
     char *scratch;        /* the one writable directory, absolute */
-    struct strlist ro;    /* bound read-only at the same place; missing ones are skipped */
+    struct strlist ro;    /* real paths, bound read-only at the same place; missing ones
+                           * are skipped */
+    struct strlist links; /* pairs: a real path, and the link to it the caller named */
 };
 
 /* NULL when sandboxes can be made here (bwrap runs and makes its namespaces), else one line

@@ -44,6 +44,12 @@ for t in d["tasks"]:
           ",".join("%s:%s" % (x["tool"], x["status"]) for x in t["sanitizers"])))
 ' "$out/solutions.json"
 cat "$TEST_TMP/py.out" | tee "$out/solutions.txt"
+py_json "solutions: every compute-sanitizer tool ran and found nothing" '
+bad = [(t["id"], s["tool"], s["status"], s.get("note")) for t in d["tasks"] for s in t["sanitizers"]
+       if s["status"] != "clean"]
+assert not bad, bad
+assert sum(len(t["sanitizers"]) for t in d["tasks"]) >= len(d["tasks"])
+' "$out/solutions.json"
 
 t0=$(date +%s%N)
 "$GRADER" --batch -v --root "$ROOT" --no-state --format json --output "$out/exercises.json" \

@@ -129,4 +129,30 @@ assert s["status"] in ("unavailable", "clean"), s
 assert s["status"] == "clean" or s["note"], s
 ' "$TEST_TMP/nosan.json"
 
+# A program that fails under a tool (exit 1, no finding printed) is the sanitizer's outcome: a
+# correct program passes under every tool, and one that crashes when watched hides its
+# findings. A sandbox that cannot start the tool is the grader's error, never a pass.
+for mode in exit1 bwrap; do
+  mkdir -p "$TEST_TMP/san-$mode"
+  if [ $mode = exit1 ]; then
+    printf '#!/bin/sh\nwhile [ $# -gt 0 ]; do case $1 in --tool|--error-exitcode|--print-limit) shift 2 ;; *) break ;; esac; done\n"$@" >/dev/null; exit 1\n'
+  else
+    printf '#!/bin/sh\necho "bwrap: Can'"'"'t mkdir /usr/local/cuda/bin: No such file or directory"; exit 1\n'
+  fi >"$TEST_TMP/san-$mode/compute-sanitizer"
+  chmod +x "$TEST_TMP/san-$mode/compute-sanitizer"
+  PATH="$TEST_TMP/san-$mode:$PATH" "$GRADER" --batch --root "$course" --seed 7 --no-state \
+    01-basics/pass --format json --output "$TEST_TMP/san-$mode.json" >/dev/null 2>&1
+done
+py_json "failing under compute-sanitizer is the sanitizer outcome, with how it failed" '
+t = d["tasks"][0]
+assert t["outcome"] == "sanitizer", (t["outcome"], t["reason"])
+assert "exit status 1" in t["reason"] and "under" in t["reason"], t["reason"]
+assert {s["status"] for s in t["sanitizers"]} == {"failed"}, t["sanitizers"]
+' "$TEST_TMP/san-exit1.json"
+py_json "a sandbox that cannot start compute-sanitizer is a grader error, not a pass" '
+t = d["tasks"][0]
+assert t["outcome"] == "not_run", (t["outcome"], t["reason"])
+assert t["reason"].startswith("grader error") and "Can" in t["reason"], t["reason"]
+' "$TEST_TMP/san-bwrap.json"
+
 finish

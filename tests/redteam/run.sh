@@ -88,7 +88,12 @@ sys.exit(sys.argv[2] not in json.load(open(sys.argv[1]))["tasks"][0]["reason"])'
   if find "$work/exbuild" -type d -name scratch 2>/dev/null | grep -q .; then problems+=" scratch left;"; fi
   printf '%-22s %-28s %-14s %-8s %-6s %s\n' "$label" "$expect" "$got" \
     "$([ "$before" = "$after" ] && echo none || echo CHANGED)" "$left" "${problems:-ok}"
-  [ -z "$problems" ] || { sed 's/^/    | /' "$work/stderr" | tail -n 5; return 1; }
+  if [ -n "$problems" ]; then
+    sed 's/^/    | /' "$work/stderr" | tail -n 5
+    python3 -c 'import json,sys; print("    | reason:", json.load(open(sys.argv[1]))["tasks"][0]["reason"])' \
+      "$work/report.json" 2>/dev/null
+    return 1
+  fi
   return 0
 }
 

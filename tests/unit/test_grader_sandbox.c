@@ -210,6 +210,34 @@ static void leaves_no_process_behind(void **state)
     assert_int_equal(left, 0);
 }
 
+/* A directory named through a link inside a read-only bind (as /usr/local/cuda/bin is, with
+ * /usr/local/cuda -> cuda-13.0): bwrap cannot make a mount point there, and every run failed
+ * with "Can't mkdir". It is bound where it really is, and the name still leads to it. */
+static void a_path_through_a_link_is_bound(void **state)
+{
+    skip_without_sandbox();
+    struct fixture *f = *state;
+    char *real = xasprintf("%s/cuda-13", f->dir), *bin = xasprintf("%s/cuda-13/bin", f->dir);
+    mkdir(real, 0755);
+    mkdir(bin, 0755);
+    char *tool = xasprintf("%s/tool", bin);
+    write_file(tool, "the tool\n");
+    char *link = xasprintf("%s/lessons/cuda", f->dir), *named = xasprintf("%s/bin", link);
+    assert_int_equal(symlink(real, link), 0);
+    sandbox_add_ro(&f->sb, named);
+    char *other = xasprintf("%s/tool-link", f->dir); /* a name outside every bind */
+    assert_int_equal(symlink(bin, other), 0);
+    sandbox_add_ro(&f->sb, other);
+    char *script = xasprintf("cat %s/tool %s/tool", named, other);
+    struct run_result r;
+    char *text = run_sh(f, &f->sb, script, &r);
+    assert_string_equal(text, "the tool\nthe tool\n");
+    assert_int_equal(r.end, RUN_EXITED);
+    assert_int_equal(r.exit_status, 0);
+    free(text), free(script), free(other), free(named), free(link), free(tool), free(bin),
+        free(real);
+}
+
 static void disk_bound_stops_a_writer(void **state)
 {
     skip_without_sandbox();
@@ -231,6 +259,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(sees_neither_solutions_nor_secrets, setup, teardown),
         cmocka_unit_test_setup_teardown(leaves_no_process_behind, setup, teardown),
         cmocka_unit_test_setup_teardown(disk_bound_stops_a_writer, setup, teardown),
+        cmocka_unit_test_setup_teardown(a_path_through_a_link_is_bound, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
