@@ -98,7 +98,11 @@ void job_spec_init(const struct job *j, struct run_spec *s, char *const *argv, d
     s->cwd = j->work;
     s->env = j->env;
     s->wall_s = wall;
-    s->cpu_s = 4 * wall + 10;
+    /* CPU time, a backstop behind the wall clock: the harness draws inputs and checks on every
+     * core, so a bound of a few walls (it was 4) killed honest runs with SIGKILL on a
+     * 16-core host before their wall time was up. */
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    s->cpu_s = (cores > 4 ? cores : 4) * wall + 10;
     s->output_cap = j->o->output_cap_bytes;
     s->flood_bytes = FLOOD_BYTES;
     s->file_bytes = DUMP_FILE_BYTES;

@@ -106,23 +106,77 @@ static size_t proc_tree(pid_t root, int tree, pid_t **out)
 
 static int count_procs(pid_t root, int tree) { return (int)proc_tree(root, tree, NULL); }
 
+/* The PID namespace of a process (the inode its ns/pid link names), 0 when unreadable. */
+static unsigned long pid_ns_of(const char *pid)
+{
+    char path[64], link[64];
+    snprintf(path, sizeof path, "/proc/%s/ns/pid", pid);
+    ssize_t n = readlink(path, link, sizeof link - 1);
+    if (n <= 0)
+        return 0;
+    link[n] = 0;
+    const char *open = strchr(link, '[');
+    return open ? strtoul(open + 1, NULL, 10) : 0;
+}
+
+/* The sandbox's own PID namespace: that of the first killed process whose namespace is not
+ * the grader's (bwrap itself lives in ours), 0 when none. */
+static unsigned long sandbox_ns(const pid_t *pids, size_t n)
+{
+    unsigned long ours = pid_ns_of("self");
+    for (size_t i = 0; i < n; i++) {
+        char name[24];
+        snprintf(name, sizeof name, "%d", (int)pids[i]);
+        unsigned long ns = pid_ns_of(name);
+        if (ns && ns != ours)
+            return ns;
+    }
+    return 0;
+}
+
 /* Kills the child's group and every process under it while the child still holds them (once
  * it is reaped its descendants are adopted elsewhere), and returns them, for kill_wait. */
-static size_t kill_tree(pid_t root, int tree, pid_t **pids)
+static size_t kill_tree(pid_t root, int tree, pid_t **pids, unsigned long *ns)
 {
     size_t n = proc_tree(root, tree, pids);
+    *ns = sandbox_ns(*pids, n); /* read before the kill, while they are there to be read */
     for (size_t i = 0; i < n; i++)
         kill((*pids)[i], SIGKILL);
     kill(-root, SIGKILL);
     return n;
 }
 
-/* Waits (at most 2 s) until none of pids is alive: a sandbox's processes die with its PID
- * namespace's first process, but after it, so a grader that returned at once could leave
- * them running for a moment. */
-static void kill_wait(pid_t *pids, size_t n)
+/* Kills what is left in PID namespace ns; returns how many were still alive. */
+static size_t kill_ns(unsigned long ns)
 {
-    double end = now_s() + 2.0;
+    DIR *d = opendir("/proc");
+    if (!d)
+        return 0;
+    size_t alive = 0;
+    char buf[512];
+    for (struct dirent *e; (e = readdir(d));) {
+        if (!is_pid_name(e->d_name) || pid_ns_of(e->d_name) != ns)
+            continue;
+        ssize_t got = read_proc(e->d_name, "stat", buf, sizeof buf);
+        const char *p = got > 0 ? strrchr(buf, ')') : NULL;
+        if (p && p[1] == ' ' && p[2] != 'Z' && p[2] != 'X') {
+            kill((pid_t)atol(e->d_name), SIGKILL);
+            alive++;
+        }
+    }
+    closedir(d);
+    return alive;
+}
+
+/* Waits until the stopped run has no process left: with a sandbox, until its PID namespace
+ * is empty (a fork loop makes new processes between the scan and the kill, and the kernel
+ * kills those only after the namespace's first process, asynchronously), killing what is
+ * still there, at most 5 s; without one, until the killed processes are gone, at most 2 s. */
+static void kill_wait(pid_t *pids, size_t n, unsigned long ns)
+{
+    double end = now_s() + (ns ? 5.0 : 2.0);
+    while (ns && kill_ns(ns) > 0 && now_s() < end)
+        usleep(10000);
     for (size_t i = 0; i < n; i++) {
         char name[24], buf[512];
         snprintf(name, sizeof name, "%d", (int)pids[i]);
@@ -345,6 +399,7 @@ static enum run_end watch(const struct run_spec *s, const struct exec_plan *x, p
     double scans[2] = {0, 0};
     pid_t *killed = NULL;
     size_t n_killed = 0;
+    unsigned long ns = 0;
     for (;;) {
         capture_poll(caps, 2, POLL_MS);
         if (waitpid(pid, status, WNOHANG) == pid)
@@ -352,10 +407,10 @@ static enum run_end watch(const struct run_spec *s, const struct exec_plan *x, p
         if (forced == RUN_EXITED) {
             forced = check_bounds(s, x, pid, caps, now_s() - t0, scans);
             if (forced != RUN_EXITED)
-                n_killed = kill_tree(pid, x->sb_argv != NULL, &killed);
+                n_killed = kill_tree(pid, x->sb_argv != NULL, &killed, &ns);
         }
     }
-    kill_wait(killed, n_killed);
+    kill_wait(killed, n_killed, ns);
     free(killed);
     return forced;
 }

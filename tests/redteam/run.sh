@@ -10,6 +10,8 @@
 #   absent = TEXT             optional: the build log must not contain TEXT
 #   reason = TEXT             optional: the report's reason must contain TEXT
 #   build_timeout = S         optional: the grader's --build-timeout (default 120)
+#   timeout = S               optional: the grader's --timeout (default $REDTEAM_TIMEOUT, 5): a
+#                             case that must pass runs the whole task, inputs of 256 MiB included
 #   sandbox = KEY[|KEY...]    optional: graded again with --no-objcheck, the outcome then: the
 #                             sandbox must hold by itself where the object check would have
 #                             stopped the attack first (a second row, "NAME/sandbox")
@@ -66,7 +68,7 @@ grade_once() {
   before=$(watched_sum)
   REDTEAM_MARKER="$work" timeout 1200 "$GRADER" --batch "$task" --root "$ROOT" \
     --exercises "$copy" --exbuild "$work/exbuild" --format json --output "$work/report.json" \
-    --no-state --timeout "$RUN_TIMEOUT" --build-timeout "${btime:-120}" "$@" 2>"$work/stderr"
+    --no-state --timeout "${rtime:-$RUN_TIMEOUT}" --build-timeout "${btime:-120}" "$@" 2>"$work/stderr"
   rc=$?
   sleep 1
   after=$(watched_sum)
@@ -100,9 +102,9 @@ sys.exit(sys.argv[2] not in json.load(open(sys.argv[1]))["tasks"][0]["reason"])'
 # grade_case NAME: one table row (two with a sandbox key); returns 0 pass, 1 fail, 77 skip
 grade_case() {
   local name=$1 dir=$CASES/$1 c=$CASES/$1/case.conf
-  local task expect needs absent btime reason sandbox
+  local task expect needs absent btime rtime reason sandbox
   task=$(conf "$c" task); expect=$(conf "$c" expect); needs=$(conf "$c" needs)
-  absent=$(conf "$c" absent); btime=$(conf "$c" build_timeout); reason=$(conf "$c" reason)
+  absent=$(conf "$c" absent); btime=$(conf "$c" build_timeout); rtime=$(conf "$c" timeout); reason=$(conf "$c" reason)
   sandbox=$(conf "$c" sandbox)
   if [ -z "$task" ] || [ -z "$expect" ] || [ ! -f "$dir/$(basename "$task").cu" ]; then
     printf '%-22s %-28s %-14s %s\n' "$name" "?" "bad case" "case.conf needs task and expect, and TASK.cu"

@@ -210,6 +210,22 @@ static void leaves_no_process_behind(void **state)
     assert_int_equal(left, 0);
 }
 
+/* A fork loop stopped at its process bound: every process it made is gone when the run
+ * returns, also those forked between the grader's scan and its kill (the kernel kills them
+ * with the PID namespace, but later: on 16 cores two were still there a second after). */
+static void a_stopped_fork_loop_is_gone_on_return(void **state)
+{
+    skip_without_sandbox();
+    struct fixture *f = *state;
+    char *argv[] = {"/bin/sh", "-c", "while :; do sleep 314.159 & done", NULL};
+    struct run_spec s = {.argv = argv, .stdout_path = f->out, .stderr_path = f->out,
+                         .wall_s = 20, .max_procs = 32, .sandbox = &f->sb};
+    struct run_result r;
+    assert_int_equal(run_sandboxed(&s, &r), 0);
+    assert_int_equal(r.end, RUN_FORKED);
+    assert_int_equal(count_marked("314.159"), 0); /* at once: no grace period */
+}
+
 /* A directory named through a link inside a read-only bind (as /usr/local/cuda/bin is, with
  * /usr/local/cuda -> cuda-13.0): bwrap cannot make a mount point there, and every run failed
  * with "Can't mkdir". It is bound where it really is, and the name still leads to it. */
@@ -260,6 +276,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(leaves_no_process_behind, setup, teardown),
         cmocka_unit_test_setup_teardown(disk_bound_stops_a_writer, setup, teardown),
         cmocka_unit_test_setup_teardown(a_path_through_a_link_is_bound, setup, teardown),
+        cmocka_unit_test_setup_teardown(a_stopped_fork_loop_is_gone_on_return, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
