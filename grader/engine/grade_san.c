@@ -3,6 +3,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "grade_job.h"
@@ -147,13 +148,12 @@ void san_start(struct job *j)
         s->log = job_work_file(j, name);
         free(name);
         /* The exercise's options are those of its graded run (step_run), with a dump and a
-         * report of its own: nothing in them tells it that it runs under the tool. */
-        name = xasprintf("sanitizer-%s.dump", tool);
-        s->dump = job_work_file(j, name);
-        free(name);
-        name = xasprintf("sanitizer-%s.tap", tool);
-        s->report = job_work_file(j, name);
-        free(name);
+         * report of its own: nothing in them tells it that it runs under the tool. Both in
+         * the scratch, the one place the sandbox lets it write (in the work directory every
+         * tool run ended before its first CUDA call, and was counted as no tool at all). */
+        s->dump = xasprintf("%s/sanitizer-%s.dump", j->scratch, tool);
+        s->report = xasprintf("%s/sanitizer-%s.tap", j->scratch, tool);
+        mkdir(s->dump, 0700);
         char *const argv[] = {j->san_tool, "--tool", (char *)tool, "--error-exitcode", LAB_EXIT_SANITIZER_ARG,
                               "--print-limit", "50", j->ex_bin, "--seed", j->seed_arg,
                               "--dump", s->dump, "--report", s->report,

@@ -99,13 +99,13 @@ done
 DEMO=build/lessons/$L/demo
 if [ -x "$DEMO" ]; then
   expect_exit 0 "demo --list" "$DEMO" --list
-  [ "$(grep -cE '^[0-9]+'$'\t' "$TEST_TMP/out")" -eq 13 ] && ok "demo --list shows versions 0..12" \
-    || bad "demo --list: $(grep -cE '^[0-9]+'$'\t' "$TEST_TMP/out") versions, expected 13"
+  [ "$(grep -cE '^[0-9]+'$'\t' "$TEST_TMP/out")" -eq 15 ] && ok "demo --list shows versions 0..14" \
+    || bad "demo --list: $(grep -cE '^[0-9]+'$'\t' "$TEST_TMP/out") versions, expected 15"
   expect_grep '^12'$'\t''warptile_db' "$TEST_TMP/out" "demo --list ends at the warp-tiled version"
   expect_grep '^7'$'\t''matmul_tiled'$'\t' "$TEST_TMP/out" "demo --list has the matmul_tiled solution's rung"
   expect_grep '^11'$'\t''matmul_regtile'$'\t' "$TEST_TMP/out" "demo --list has the matmul_regtile solution's rung"
-  expect_exit 2 "demo with an unknown version" "$DEMO" 13
-  expect_grep 'no version 13' "$TEST_TMP/out" "the unknown version is named"
+  expect_exit 2 "demo with an unknown version" "$DEMO" 15
+  expect_grep 'no version 15' "$TEST_TMP/out" "the unknown version is named"
   expect_exit 2 "demo with an unknown flag" "$DEMO" --bogus
 else
   bad "$DEMO missing (make $DEMO)"
