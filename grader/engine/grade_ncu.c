@@ -182,10 +182,18 @@ static void unavailable(struct task_result *r, const char *why)
     set_str(&r->ncu_note, why);
 }
 
-/* ncu's directory, and the one its link leads to (the toolkit's nsight-compute tree), in the
- * sandbox's view. */
+/* Where the ncu launcher looks for the Nsight Compute install besides the toolkit (on the
+ * course's H200 machine it is there: in the sandbox, without it, ncu said "nsight-compute
+ * directory is not found under ... or /opt/nvidia"). */
+static const char *const ncu_install_dirs[] = {"/opt/nvidia"};
+
+/* ncu's directory, the one its link leads to (the toolkit's nsight-compute tree), and the
+ * installs the launcher looks in, in the sandbox's view. */
 static void ncu_view(struct job *j, const char *tool)
 {
+    for (size_t i = 0; i < sizeof ncu_install_dirs / sizeof *ncu_install_dirs; i++)
+        if (access(ncu_install_dirs[i], R_OK) == 0)
+            sandbox_add_ro(&j->sb, ncu_install_dirs[i]);
     char *dir = xstrdup(tool);
     *strrchr(dir, '/') = 0;
     sandbox_add_ro(&j->sb, dir);
@@ -203,6 +211,8 @@ static void ncu_view(struct job *j, const char *tool)
 static char *ncu_run(struct job *j, const char *tool, const char *speed_case, char *how,
                      size_t howlen)
 {
+    char reps[16];
+    snprintf(reps, sizeof reps, "%d", NCU_REPS);
     char *log = path_join(j->scratch, "ncu.csv"), *dump = path_join(j->scratch, "ncu.dump");
     char *tap = path_join(j->scratch, "ncu.tap"), *out = job_work_file(j, "ncu.out");
     mkdir(dump, 0700);
@@ -210,7 +220,7 @@ static char *ncu_run(struct job *j, const char *tool, const char *speed_case, ch
                           "--metrics", NCU_METRIC, "--clock-control", "none",
                           "--cache-control", "none", "--launch-skip", "1", "--log-file", log,
                           j->ex_bin, "--seed", j->seed_arg, "--dump", dump, "--report", tap,
-                          "--case", (char *)speed_case, "--warmup", "0", "--reps", NCU_REPS_ARG,
+                          "--case", (char *)speed_case, "--warmup", "0", "--reps", reps,
                           NULL};
     struct run_spec s;
     job_spec_student(j, &s, argv, j->o->ncu_timeout_s);

@@ -47,7 +47,6 @@
 #define NCU_METRIC "gpu__time_duration.sum"
 /* Calls profiled; at least the harness's LAB_DUMP_REPS, which the speed case must hold. */
 #define NCU_REPS 3
-#define NCU_REPS_ARG "3"
 /* The harness's time may fall this far below the kernels' before it is a finding. Honest
  * runs stay above 1 (the window holds every kernel); clocks that differ between the two runs
  * and kernels that overlap on streams of their own take it below, by tens of percent at
