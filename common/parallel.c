@@ -45,3 +45,24 @@ void lab_parallel_for(size_t n, void (*fn)(size_t item, void *arg), void *arg)
         pthread_join(tid[t], NULL);
     pthread_mutex_destroy(&p.lock);
 }
+
+typedef struct chunked {
+    size_t n, chunk;
+    void (*fn)(size_t, size_t, size_t, void *);
+    void *arg;
+} chunked;
+
+static void one_chunk(size_t index, void *c_)
+{
+    const chunked *c = (const chunked *)c_;
+    size_t begin = index * c->chunk;
+    size_t end = c->n - begin > c->chunk ? begin + c->chunk : c->n;
+    c->fn(index, begin, end, c->arg);
+}
+
+void lab_parallel_chunks(size_t n, size_t chunk,
+                         void (*fn)(size_t index, size_t begin, size_t end, void *arg), void *arg)
+{
+    chunked c = {n, chunk, fn, arg};
+    lab_parallel_for((n + chunk - 1) / chunk, one_chunk, &c);
+}

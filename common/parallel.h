@@ -11,6 +11,10 @@
 extern "C" {
 #endif
 void lab_parallel_for(size_t n, void (*fn)(size_t item, void *arg), void *arg);
+/* The same over [0, n) cut into chunks of `chunk` elements: fn(index, begin, end, arg) for each
+ * chunk, its index first (a stream seeded per chunk keeps the values independent of threads). */
+void lab_parallel_chunks(size_t n, size_t chunk,
+                         void (*fn)(size_t index, size_t begin, size_t end, void *arg), void *arg);
 #ifdef __cplusplus
 }
 #endif

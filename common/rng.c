@@ -74,11 +74,9 @@ typedef struct fill_job {
     uint64_t seed;
 } fill_job;
 
-static void fill_chunk(size_t chunk, void *arg)
+static void fill_chunk(size_t chunk, size_t begin, size_t end, void *arg)
 {
     const fill_job *j = (const fill_job *)arg;
-    size_t begin = chunk * (size_t)FILL_CHUNK;
-    size_t end = begin + FILL_CHUNK < j->n ? begin + FILL_CHUNK : j->n;
     lab_rng r;
     lab_rng_seed(&r, j->seed ^ (0x9e3779b97f4a7c15ull * (chunk + 1)));
     switch (j->kind) {
@@ -101,7 +99,7 @@ static void fill_chunk(size_t chunk, void *arg)
     }
 }
 
-static void fill(fill_job *j) { lab_parallel_for((j->n + FILL_CHUNK - 1) / FILL_CHUNK, fill_chunk, j); }
+static void fill(fill_job *j) { lab_parallel_chunks(j->n, FILL_CHUNK, fill_chunk, j); }
 
 void lab_fill_f32(float *x, size_t n, float lo, float hi, uint64_t seed)
 {

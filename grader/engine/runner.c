@@ -50,6 +50,15 @@ static int is_pid_name(const char *s)
     return 1;
 }
 
+/* 1 while /proc/<pid> is a process that has not exited (neither zombie nor dead). */
+static int proc_alive(const char *pid)
+{
+    char buf[512];
+    ssize_t got = read_proc(pid, "stat", buf, sizeof buf);
+    const char *p = got > 0 ? strrchr(buf, ')') : NULL; /* comm may hold ')': the last one */
+    return p && p[1] == ' ' && p[2] != 'Z' && p[2] != 'X';
+}
+
 struct proc_entry {
     pid_t pid, ppid, pgrp;
     int in;
@@ -153,13 +162,8 @@ static size_t kill_ns(unsigned long ns)
     if (!d)
         return 0;
     size_t alive = 0;
-    char buf[512];
     for (struct dirent *e; (e = readdir(d));) {
-        if (!is_pid_name(e->d_name) || pid_ns_of(e->d_name) != ns)
-            continue;
-        ssize_t got = read_proc(e->d_name, "stat", buf, sizeof buf);
-        const char *p = got > 0 ? strrchr(buf, ')') : NULL;
-        if (p && p[1] == ' ' && p[2] != 'Z' && p[2] != 'X') {
+        if (is_pid_name(e->d_name) && pid_ns_of(e->d_name) == ns && proc_alive(e->d_name)) {
             kill((pid_t)atol(e->d_name), SIGKILL);
             alive++;
         }
@@ -178,15 +182,10 @@ static void kill_wait(pid_t *pids, size_t n, unsigned long ns)
     while (ns && kill_ns(ns) > 0 && now_s() < end)
         usleep(10000);
     for (size_t i = 0; i < n; i++) {
-        char name[24], buf[512];
+        char name[24];
         snprintf(name, sizeof name, "%d", (int)pids[i]);
-        for (;;) {
-            ssize_t got = read_proc(name, "stat", buf, sizeof buf);
-            const char *p = got > 0 ? strrchr(buf, ')') : NULL;
-            if (!p || p[1] != ' ' || p[2] == 'Z' || p[2] == 'X' || now_s() > end)
-                break;
+        while (proc_alive(name) && now_s() <= end)
             usleep(10000);
-        }
     }
 }
 

@@ -84,13 +84,20 @@ void sandbox_init(struct sandbox *sb, const char *scratch)
     sb->scratch = xstrdup(scratch);
 }
 
-static int under_system(const char *path);
-
 /* 1 when path is dir or lies below it. */
 static int below(const char *path, const char *dir)
 {
     size_t n = strlen(dir);
     return strncmp(path, dir, n) == 0 && (path[n] == '/' || path[n] == 0);
+}
+
+/* Under a directory add_system binds whole (the path itself or below it). */
+static int under_system(const char *path)
+{
+    for (size_t i = 0; i < sizeof system_dirs / sizeof *system_dirs; i++)
+        if (below(path, system_dirs[i]))
+            return 1;
+    return 0;
 }
 
 /* A link that must be made for `path` to lead to `real` in the sandbox: only where path itself
@@ -143,20 +150,6 @@ static void push3(struct strlist *l, const char *a, const char *b, const char *c
         strlist_push(l, c);
 }
 
-static int under_usr(const char *path)
-{
-    return strncmp(path, "/usr/", 5) == 0;
-}
-
-/* Under a directory add_system binds whole (the path itself or below it). */
-static int under_system(const char *path)
-{
-    for (size_t i = 0; i < sizeof system_dirs / sizeof *system_dirs; i++)
-        if (below(path, system_dirs[i]))
-            return 1;
-    return 0;
-}
-
 static void add_system(struct strlist *l)
 {
     for (size_t i = 0; i < sizeof system_dirs / sizeof *system_dirs; i++) {
@@ -199,10 +192,10 @@ static void add_cuda(struct strlist *l)
     if (!home || !*home)
         home = "/usr/local/cuda";
     char real[PATH_MAX];
-    if (!realpath(home, real) || under_usr(real))
+    if (!realpath(home, real) || under_system(real))
         return;
     push3(l, "--ro-bind", real, real);
-    if (strcmp(real, home) != 0 && !under_usr(home))
+    if (strcmp(real, home) != 0 && !under_system(home))
         push3(l, "--symlink", real, home);
 }
 

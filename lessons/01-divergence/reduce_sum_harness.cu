@@ -42,22 +42,16 @@ typedef struct reduce_state {
 
 enum { CONVERT_CHUNK = 1 << 20 };
 
-typedef struct convert_job {
-    float *x;
-    size_t n;
-} convert_job;
-
 /* One chunk of the draw, converted in place: [-8, 7] shifted past zero gives the nonzero
  * values [-8, -1] and [1, 8]. */
-static void convert_chunk(size_t chunk, void *arg)
+static void convert_chunk(size_t chunk, size_t begin, size_t end, void *arg)
 {
-    const convert_job *j = (const convert_job *)arg;
-    size_t begin = chunk * (size_t)CONVERT_CHUNK;
-    size_t end = begin + CONVERT_CHUNK < j->n ? begin + CONVERT_CHUNK : j->n;
+    (void)chunk;
+    float *x = (float *)arg;
     for (size_t i = begin; i < end; ++i) {
         int32_t v;
-        memcpy(&v, &j->x[i], sizeof v);
-        j->x[i] = (float)(v >= 0 ? v + 1 : v);
+        memcpy(&v, &x[i], sizeof v);
+        x[i] = (float)(v >= 0 ? v + 1 : v);
     }
 }
 
@@ -70,8 +64,7 @@ static void *reduce_make(const lab_case *c, uint64_t seed, void *user)
     /* Drawn as int32 into the same bytes, then converted in place: no second n-sized buffer.
      * Every timed repetition draws its own 2^28 values, so the conversion runs on every core. */
     lab_fill_i32((int32_t *)(void *)st->x, st->n, -8, 7, lab_seed_derive(seed, "x"));
-    convert_job job = {st->x, st->n};
-    lab_parallel_for((st->n + CONVERT_CHUNK - 1) / CONVERT_CHUNK, convert_chunk, &job);
+    lab_parallel_chunks(st->n, CONVERT_CHUNK, convert_chunk, st->x);
     st->sum = 0.0f;
     return st;
 }

@@ -35,17 +35,15 @@ enum { MARK_CHUNK = 1 << 20 };
 typedef struct mark_job {
     int32_t *values;
     const uint8_t *percent;
-    size_t n;
     uint8_t keep;
 } mark_job;
 
 /* One chunk of the values: those drawn at or past the keep percentage become negative
  * (dropped by the compaction). */
-static void mark_chunk(size_t chunk, void *arg)
+static void mark_chunk(size_t chunk, size_t begin, size_t end, void *arg)
 {
+    (void)chunk;
     const mark_job *j = (const mark_job *)arg;
-    size_t begin = chunk * (size_t)MARK_CHUNK;
-    size_t end = begin + MARK_CHUNK < j->n ? begin + MARK_CHUNK : j->n;
     for (size_t i = begin; i < end; i++)
         if (j->percent[i] >= j->keep)
             j->values[i] = -1 - j->values[i];
@@ -63,8 +61,8 @@ static void *make(const lab_case *c, uint64_t seed, void *user)
     lab_fill_i32(s->h_in, s->n, 0, INT32_MAX, lab_seed_derive(seed, "values"));
     lab_fill_u8(percent, s->n, 0, 99, lab_seed_derive(seed, "keep"));
     /* Every timed repetition draws its own inputs: the marking runs on every core. */
-    mark_job job = {s->h_in, percent, s->n, (uint8_t)c->dim[1]};
-    lab_parallel_for((s->n + MARK_CHUNK - 1) / MARK_CHUNK, mark_chunk, &job);
+    mark_job job = {s->h_in, percent, (uint8_t)c->dim[1]};
+    lab_parallel_chunks(s->n, MARK_CHUNK, mark_chunk, &job);
     free(percent);
     return s;
 }
