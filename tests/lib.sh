@@ -4,7 +4,7 @@ ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$ROOT" || exit 1
 TEST_FAILS=0
 TEST_TMP=$(mktemp -d "${TMPDIR:-/tmp}/labtest.XXXXXX")
-trap 'rm -rf "$TEST_TMP"' EXIT
+trap '[ -n "${KEEP_TEST_TMP:-}" ] && echo "kept $TEST_TMP" || rm -rf "$TEST_TMP"' EXIT
 
 # SKIP with one clear line unless a CUDA device can run code here.
 require_gpu() {

@@ -110,7 +110,8 @@ expect_grep "1 to grade, $(( ${#STUDENTS[@]} - 1 )) up to date" "$TEST_TMP/run3"
 inodes >"$TEST_TMP/ino3"
 [ "$(diff "$TEST_TMP/ino2" "$TEST_TMP/ino3" | grep -c '^>')" -eq 1 ] && grep -q "right2" <(diff "$TEST_TMP/ino2" "$TEST_TMP/ino3") \
   && ok "only right2's results rewritten" || bad "rewritten: $(diff "$TEST_TMP/ino2" "$TEST_TMP/ino3" | grep '^>' | tr '\n' ' ')"
-cmp -s "$CLASS/gradebook.csv" "$TEST_TMP/book1.csv" && ok "same gradebook after the regrade" || bad "gradebook changed"
+cmp -s "$CLASS/gradebook.csv" "$TEST_TMP/book1.csv" && ok "same gradebook after the regrade" ||
+  { bad "gradebook changed"; diff "$TEST_TMP/book1.csv" "$CLASS/gradebook.csv" | sed 's/^/    /'; }
 
 # ---- interrupted: what was graded stays, the rerun grades only the rest
 rm -f "$CLASS"/*/results.json
@@ -130,7 +131,8 @@ done_before=$(ls "$CLASS"/*/results.json 2>/dev/null | wc -l)
 [ -z "$(find "$CLASS" -name '*.tmp.*')" ] && ok "no temporary files left" || bad "temporary files left"
 "${G[@]}" class "$CLASS" "${OPTS[@]}" >"$TEST_TMP/run5" 2>&1
 expect_grep "$(( ${#STUDENTS[@]} - done_before )) to grade, $done_before up to date" "$TEST_TMP/run5" "the rerun grades only the rest"
-cmp -s "$CLASS/gradebook.csv" "$TEST_TMP/book1.csv" && ok "same gradebook after resuming" || bad "gradebook after resuming differs"
+cmp -s "$CLASS/gradebook.csv" "$TEST_TMP/book1.csv" && ok "same gradebook after resuming" ||
+  { bad "gradebook after resuming differs"; diff "$TEST_TMP/book1.csv" "$CLASS/gradebook.csv" | sed 's/^/    /'; }
 
 # ---- collect merges a locally graded class the same way
 "${G[@]}" collect "$CLASS" --course "$COURSE_DIR" >"$TEST_TMP/collect" 2>&1
