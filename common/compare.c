@@ -44,25 +44,102 @@ int lab_compare_one(lab_compare_result *r, size_t index, double expected, double
     return 0;
 }
 
+// ------------------------------------------------------------------ on every core
+// Each chunk of [0, n) gets a result of its own, merged in chunk order: the counts and largest
+// errors are the serial loop's, and the first mismatches stay the first in index order.
+
+static void merge(lab_compare_result *dst, const lab_compare_result *src)
+{
+    dst->checked += src->checked;
+    dst->bad += src->bad;
+    dst->max_abs_err = fmax(dst->max_abs_err, src->max_abs_err);
+    dst->max_rel_err = fmax(dst->max_rel_err, src->max_rel_err);
+    for (size_t i = 0; i < src->shown && dst->shown < LAB_MAX_SHOWN; i++)
+        dst->first[dst->shown++] = src->first[i];
+    if (src->note[0])
+        lab_compare_fail(dst, "%s", src->note);
+}
+
+typedef struct chunk_job {
+    lab_compare_chunk_fn fn;
+    void *arg;
+    lab_compare_result *res; // one per chunk
+} chunk_job;
+
+static void compare_chunk(size_t index, size_t begin, size_t end, void *arg)
+{
+    const chunk_job *j = (const chunk_job *)arg;
+    lab_compare_init(&j->res[index]);
+    j->fn(begin, end, j->arg, &j->res[index]);
+}
+
+void lab_compare_chunks(size_t n, size_t chunk, lab_compare_chunk_fn fn, void *arg,
+                        lab_compare_result *r)
+{
+    if (chunk == 0)
+        chunk = LAB_COMPARE_CHUNK;
+    const size_t chunks = (n + chunk - 1) / chunk;
+    if (chunks <= 1) { // small: the calling thread alone, into r directly
+        if (n)
+            fn(0, n, arg, r);
+        return;
+    }
+    chunk_job j = {fn, arg, (lab_compare_result *)malloc(chunks * sizeof(lab_compare_result))};
+    if (!j.res)
+        abort();
+    lab_parallel_chunks(n, chunk, compare_chunk, &j);
+    for (size_t i = 0; i < chunks; i++)
+        merge(r, &j.res[i]);
+    free(j.res);
+}
+
+typedef struct arrays {
+    const void *expected, *got;
+    lab_tolerance tol;
+} arrays;
+
+static void f32_chunk(size_t begin, size_t end, void *arg, lab_compare_result *r)
+{
+    const arrays *a = (const arrays *)arg;
+    const float *e = (const float *)a->expected, *g = (const float *)a->got;
+    for (size_t i = begin; i < end; i++)
+        lab_compare_one(r, i, e[i], g[i], fabs((double)e[i]), a->tol);
+}
+
+static void f64_chunk(size_t begin, size_t end, void *arg, lab_compare_result *r)
+{
+    const arrays *a = (const arrays *)arg;
+    const double *e = (const double *)a->expected, *g = (const double *)a->got;
+    for (size_t i = begin; i < end; i++)
+        lab_compare_one(r, i, e[i], g[i], fabs(e[i]), a->tol);
+}
+
+static void i32_chunk(size_t begin, size_t end, void *arg, lab_compare_result *r)
+{
+    const arrays *a = (const arrays *)arg;
+    const int32_t *e = (const int32_t *)a->expected, *g = (const int32_t *)a->got;
+    for (size_t i = begin; i < end; i++)
+        lab_compare_one(r, i, e[i], g[i], 0, a->tol);
+}
+
 void lab_compare_f32(const float *expected, const float *got, size_t n, lab_tolerance tol,
                      lab_compare_result *r)
 {
-    for (size_t i = 0; i < n; i++)
-        lab_compare_one(r, i, expected[i], got[i], fabs((double)expected[i]), tol);
+    arrays a = {expected, got, tol};
+    lab_compare_chunks(n, 0, f32_chunk, &a, r);
 }
 
 void lab_compare_f64(const double *expected, const double *got, size_t n, lab_tolerance tol,
                      lab_compare_result *r)
 {
-    for (size_t i = 0; i < n; i++)
-        lab_compare_one(r, i, expected[i], got[i], fabs(expected[i]), tol);
+    arrays a = {expected, got, tol};
+    lab_compare_chunks(n, 0, f64_chunk, &a, r);
 }
 
 void lab_compare_i32(const int32_t *expected, const int32_t *got, size_t n, lab_compare_result *r)
 {
-    lab_tolerance exact = {0, 0};
-    for (size_t i = 0; i < n; i++)
-        lab_compare_one(r, i, expected[i], got[i], 0, exact);
+    arrays a = {expected, got, {0, 0}};
+    lab_compare_chunks(n, 0, i32_chunk, &a, r);
 }
 
 void lab_compare_fail(lab_compare_result *r, const char *fmt, ...)
@@ -109,12 +186,14 @@ static void check_row(const double *A, const double *B, const double *C, size_t 
             lab_compare_one(r, i * N + j, ref[j], C[i * N + j], scl[j], tol);
 }
 
-static void check_entry(const double *A, const double *B, const double *C, size_t N, size_t K,
+// C_ij against row i of A times column j of B, given as bcol (K contiguous values).
+static void check_entry(const double *A, const double *bcol, const double *C, size_t N, size_t K,
                         size_t i, size_t j, lab_tolerance tol, lab_compare_result *r)
 {
     double acc = 0, scale = 0;
+    const double *a = A + i * K;
     for (size_t k = 0; k < K; k++) {
-        double p = A[i * K + k] * B[k * N + j];
+        double p = a[k] * bcol[k];
         acc += p;
         scale += fabs(p);
     }
@@ -185,7 +264,7 @@ static size_t freivalds(const double *A, const double *B, const double *C, size_
 // Whole rows and whole columns compared exactly, one item each, on every core; each item
 // has its own result, merged in item order so that "first mismatches" stay the first.
 typedef struct exact_job {
-    const double *A, *B, *C;
+    const double *A, *B, *Bt, *C; // Bt: B transposed (N x K), for the columns
     size_t M, N, K;
     lab_tolerance tol;
     const size_t *rows, *cols;
@@ -206,21 +285,10 @@ static void exact_item(size_t item, void *arg)
         free(ref);
         free(scl);
     } else {
+        const size_t j = e->cols[item - e->n_rows];
         for (size_t i = 0; i < e->M; i++)
-            check_entry(e->A, e->B, e->C, e->N, e->K, i, e->cols[item - e->n_rows], e->tol, r);
+            check_entry(e->A, e->Bt + j * e->K, e->C, e->N, e->K, i, j, e->tol, r);
     }
-}
-
-static void merge(lab_compare_result *dst, const lab_compare_result *src)
-{
-    dst->checked += src->checked;
-    dst->bad += src->bad;
-    dst->max_abs_err = fmax(dst->max_abs_err, src->max_abs_err);
-    dst->max_rel_err = fmax(dst->max_rel_err, src->max_rel_err);
-    for (size_t i = 0; i < src->shown && dst->shown < LAB_MAX_SHOWN; i++)
-        dst->first[dst->shown++] = src->first[i];
-    if (src->note[0])
-        lab_compare_fail(dst, "%s", src->note);
 }
 
 static void check_exact(exact_job *e, lab_compare_result *r)
@@ -233,6 +301,48 @@ static void check_exact(exact_job *e, lab_compare_result *r)
     for (size_t i = 0; i < items; i++)
         merge(r, &e->res[i]);
     free(e->res);
+}
+
+typedef struct transpose_job {
+    const double *B;
+    double *Bt;
+    size_t K, N;
+} transpose_job;
+
+static void transpose_rows(size_t index, size_t begin, size_t end, void *arg)
+{
+    (void)index;
+    const transpose_job *t = (const transpose_job *)arg;
+    for (size_t k = begin; k < end; k++)
+        for (size_t j = 0; j < t->N; j++)
+            t->Bt[j * t->K + k] = t->B[k * t->N + j];
+}
+
+// B (K x N) transposed on every core, a band of B's rows per item.
+static double *transposed(const double *B, size_t K, size_t N)
+{
+    transpose_job t = {B, malloc(K * N * sizeof(double)), K, N};
+    if (!t.Bt)
+        abort();
+    lab_parallel_chunks(K, 16, transpose_rows, &t);
+    return t.Bt;
+}
+
+// The random entries, drawn in order on the calling thread and compared on every core.
+enum { GEMM_ENTRIES = 4096 };
+typedef struct entries_job {
+    const exact_job *e;
+    size_t at[GEMM_ENTRIES][2]; // row, column
+} entries_job;
+
+static void entries_chunk(size_t begin, size_t end, void *arg, lab_compare_result *r)
+{
+    const entries_job *en = (const entries_job *)arg;
+    const exact_job *e = en->e;
+    for (size_t s = begin; s < end; s++) {
+        const size_t i = en->at[s][0], j = en->at[s][1];
+        check_entry(e->A, e->Bt + j * e->K, e->C, e->N, e->K, i, j, e->tol, r);
+    }
 }
 
 static void check_gemm(const double *A, const double *B, const double *C, size_t M, size_t N,
@@ -253,32 +363,38 @@ static void check_gemm(const double *A, const double *B, const double *C, size_t
         }
     lab_rng rng;
     lab_rng_seed(&rng, lab_check_seed(seed, "gemm-check")); // salted: see lab_check_seed
-    exact_job e = {A, B, C, M, N, K, tol, NULL, NULL, 0, 0, NULL};
+    const int sampled = M * N * K > LAB_GEMM_EXACT_LIMIT;
+    exact_job e = {A, B, NULL, C, M, N, K, tol, NULL, NULL, 0, 0, NULL};
     size_t *rows = malloc((M > 10 ? M : 10) * sizeof *rows), cols[10];
     if (!rows)
         abort();
-    if (M * N * K <= LAB_GEMM_EXACT_LIMIT) {
+    if (!sampled) {
         for (size_t i = 0; i < M; i++)
             rows[i] = i;
         e.n_rows = M;
     } else {
         // Sampled exact rows and columns (the first and last always: edge tiles go wrong
-        // there), random entries, then Freivalds for everything else.
+        // there), random entries, then Freivalds for everything else. The columns and the
+        // entries read B by column: from a transposed copy, one contiguous row each.
         for (size_t s = 0; s < 10; s++) {
             rows[s] = s == 0 ? 0 : s == 1 ? M - 1 : lab_rng_below(&rng, M);
             cols[s] = s == 0 ? 0 : s == 1 ? N - 1 : lab_rng_below(&rng, N);
         }
         e.n_rows = e.n_cols = 10;
+        e.Bt = transposed(B, K, N);
     }
     e.rows = rows;
     e.cols = cols;
     check_exact(&e, r);
     free(rows);
-    if (M * N * K > LAB_GEMM_EXACT_LIMIT) {
-        for (size_t s = 0; s < 4096; s++) {
-            size_t i = lab_rng_below(&rng, M); // row first: the order of arguments is unspecified
-            check_entry(A, B, C, N, K, i, lab_rng_below(&rng, N), tol, r);
+    if (sampled) {
+        entries_job en = {&e, {{0}}};
+        for (size_t s = 0; s < GEMM_ENTRIES; s++) {
+            en.at[s][0] = lab_rng_below(&rng, M); // row first: the order of arguments is unspecified
+            en.at[s][1] = lab_rng_below(&rng, N);
         }
+        lab_compare_chunks(GEMM_ENTRIES, 64, entries_chunk, &en, r);
+        free((double *)e.Bt);
         size_t first_row = 0, failed = freivalds(A, B, C, M, N, K, tol, &rng, &first_row);
         if (failed)
             lab_compare_fail(r, "Freivalds' check failed on %zu row(s), first row %zu", failed,

@@ -186,6 +186,15 @@ void lab_compare_f32(const float *expected, const float *got, size_t n, lab_tole
 void lab_compare_f64(const double *expected, const double *got, size_t n, lab_tolerance tol,
                      lab_compare_result *r);
 void lab_compare_i32(const int32_t *expected, const int32_t *got, size_t n, lab_compare_result *r);
+/* The same checks on every core: [0, n) cut into chunks of `chunk` elements (0: the default,
+ * LAB_COMPARE_CHUNK), fn(begin, end, arg, part) compares one chunk into part (with
+ * lab_compare_one), and the parts are merged into r in index order, so the result is the
+ * serial loop's, first mismatches included. fn must only read shared data. lab_compare_f32,
+ * _f64 and _i32 go through it. */
+#define LAB_COMPARE_CHUNK ((size_t)1 << 18)
+typedef void (*lab_compare_chunk_fn)(size_t begin, size_t end, void *arg, lab_compare_result *part);
+void lab_compare_chunks(size_t n, size_t chunk, lab_compare_chunk_fn fn, void *arg,
+                        lab_compare_result *r);
 /* Record a failure that is not one element; printf-style. Marks the result failed. */
 void lab_compare_fail(lab_compare_result *r, const char *fmt, ...);
 static inline int lab_compare_passed(const lab_compare_result *r) { return r->bad == 0 && r->note[0] == 0; }

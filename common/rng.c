@@ -71,8 +71,21 @@ typedef struct fill_job {
     double lo, hi;  // floating fills: [lo, hi)
     int64_t ilo;    // integer fills: [ilo, ilo + span)
     uint64_t span;
+    uint64_t limit; // integer fills: lab_rng_below's rejection limit for span
+    int pow2;       // span is a power of two
     uint64_t seed;
 } fill_job;
+
+// lab_rng_below's value, with its rejection limit worked out once per fill and a mask in place
+// of the division when the span is a power of two (the reduce, compact and histogram inputs).
+static inline uint64_t fill_below(lab_rng *r, const fill_job *j)
+{
+    uint64_t x;
+    do
+        x = lab_rng_next(r);
+    while (x >= j->limit);
+    return j->pow2 ? x & (j->span - 1) : x % j->span;
+}
 
 static void fill_chunk(size_t chunk, size_t begin, size_t end, void *arg)
 {
@@ -90,16 +103,23 @@ static void fill_chunk(size_t chunk, size_t begin, size_t end, void *arg)
         break;
     case FILL_I32:
         for (size_t i = begin; i < end; i++)
-            ((int32_t *)j->x)[i] = (int32_t)(j->ilo + (int64_t)lab_rng_below(&r, j->span));
+            ((int32_t *)j->x)[i] = (int32_t)(j->ilo + (int64_t)fill_below(&r, j));
         break;
     case FILL_U8:
         for (size_t i = begin; i < end; i++)
-            ((uint8_t *)j->x)[i] = (uint8_t)(j->ilo + (int64_t)lab_rng_below(&r, j->span));
+            ((uint8_t *)j->x)[i] = (uint8_t)(j->ilo + (int64_t)fill_below(&r, j));
         break;
     }
 }
 
-static void fill(fill_job *j) { lab_parallel_chunks(j->n, FILL_CHUNK, fill_chunk, j); }
+static void fill(fill_job *j)
+{
+    if (j->span) {
+        j->limit = UINT64_MAX - UINT64_MAX % j->span;
+        j->pow2 = (j->span & (j->span - 1)) == 0;
+    }
+    lab_parallel_chunks(j->n, FILL_CHUNK, fill_chunk, j);
+}
 
 void lab_fill_f32(float *x, size_t n, float lo, float hi, uint64_t seed)
 {

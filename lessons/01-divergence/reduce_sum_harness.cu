@@ -111,13 +111,37 @@ static void reduce_download(void *p)
     CUDA_CHECK(cudaMemcpy(&st->sum, st->d_out, sizeof(float), cudaMemcpyDeviceToHost));
 }
 
+/* The sum and the sum of magnitudes of one chunk; integers in double, so every chunk's and
+ * the total's are exact in any order, and the chunks run on every core. */
+typedef struct sum_job {
+    const float *x;
+    double *sum, *abs_sum; /* per chunk */
+} sum_job;
+
+static void sum_chunk(size_t chunk, size_t begin, size_t end, void *arg)
+{
+    const sum_job *j = (const sum_job *)arg;
+    double s = 0.0, a = 0.0;
+    for (size_t i = begin; i < end; ++i) {
+        s += j->x[i];
+        a += j->x[i] < 0 ? -j->x[i] : j->x[i];
+    }
+    j->sum[chunk] = s;
+    j->abs_sum[chunk] = a;
+}
+
 static double exact_sum(const reduce_state *st, double *abs_sum)
 {
+    const size_t chunks = (st->n + CONVERT_CHUNK - 1) / CONVERT_CHUNK;
+    double *part = (double *)lab_xcalloc(2 * chunks + 2, sizeof(double));
+    sum_job job = {st->x, part, part + chunks + 1};
+    lab_parallel_chunks(st->n, CONVERT_CHUNK, sum_chunk, &job);
     double s = 0.0, a = 0.0;
-    for (size_t i = 0; i < st->n; ++i) {
-        s += st->x[i];
-        a += st->x[i] < 0 ? -st->x[i] : st->x[i];
+    for (size_t c = 0; c < chunks; ++c) {
+        s += job.sum[c];
+        a += job.abs_sum[c];
     }
+    free(part);
     *abs_sum = a;
     return s;
 }

@@ -90,16 +90,28 @@ static void transpose_reference(void *p)
         for (size_t c = 0; c < st->cols; ++c) st->out[c * st->rows + r] = st->in[r * st->cols + c];
 }
 
+typedef struct transpose_check {
+    const transpose_state *st;
+    lab_tolerance tol;
+} transpose_check;
+
+/* Output elements [begin, end), in the output's own order so that the first mismatches come
+ * out in index order. */
+static void transpose_check_chunk(size_t begin, size_t end, void *arg, lab_compare_result *r)
+{
+    const transpose_check *t = (const transpose_check *)arg;
+    const transpose_state *st = t->st;
+    for (size_t o = begin; o < end; ++o) {
+        const size_t c = o / st->rows, row = o % st->rows;
+        const double expected = st->in[row * st->cols + c];
+        lab_compare_one(r, o, expected, (double)st->out[o], expected < 0 ? -expected : expected, t->tol);
+    }
+}
+
 static void transpose_verify(void *p, lab_tolerance tol, lab_compare_result *r)
 {
-    const transpose_state *st = (const transpose_state *)p;
-    /* Walk the output in its own order so that the first mismatches come out in index order. */
-    for (size_t c = 0; c < st->cols; ++c)
-        for (size_t row = 0; row < st->rows; ++row) {
-            const size_t o = c * st->rows + row;
-            const double expected = st->in[row * st->cols + c];
-            lab_compare_one(r, o, expected, (double)st->out[o], expected < 0 ? -expected : expected, tol);
-        }
+    transpose_check t = {(const transpose_state *)p, tol};
+    lab_compare_chunks(t.st->rows * t.st->cols, 0, transpose_check_chunk, &t, r);
 }
 
 static double transpose_work(const lab_case *c)

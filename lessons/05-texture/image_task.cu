@@ -79,6 +79,18 @@ void image_task_reference(void *st)
 }
 #endif
 
+typedef struct image_check {
+    const float *expected, *bound, *got;
+    lab_tolerance tol;
+} image_check;
+
+static void image_check_chunk(size_t begin, size_t end, void *arg, lab_compare_result *r)
+{
+    const image_check *c = (const image_check *)arg;
+    for (size_t i = begin; i < end; i++)
+        lab_compare_one(r, i, c->expected[i], c->got[i], c->bound[i], c->tol);
+}
+
 void image_task_verify(void *st, lab_tolerance tol, lab_compare_result *r)
 {
     image_task *t = (image_task *)st;
@@ -89,8 +101,8 @@ void image_task_verify(void *st, lab_tolerance tol, lab_compare_result *r)
     tex_rotate_reference(&img, t->theta, t->zoom, expected, bound);
     /* The scale of each pixel is its derived bound, so rel_tol counts multiples of it and
      * abs_tol covers the float rounding of the blend itself. */
-    for (size_t i = 0; i < n; i++)
-        lab_compare_one(r, i, expected[i], t->h_out[i], bound[i], tol);
+    image_check c = {expected, bound, t->h_out, tol};
+    lab_compare_chunks(n, 0, image_check_chunk, &c, r);
     free(expected);
     free(bound);
 }

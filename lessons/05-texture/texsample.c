@@ -3,6 +3,8 @@
 
 #include <math.h>
 
+#include "parallel.h"
+
 static long wrap_index(long i, long n)
 {
     long m = i % n;
@@ -95,17 +97,33 @@ double tex_rotate_coord_max(size_t width, size_t height, float zoom)
     return half_diag + 0.5 * (double)(width > height ? width : height) + 1.0;
 }
 
+typedef struct rotate_job {
+    const tex_image *img;
+    float theta, zoom;
+    double slack;
+    float *expected, *bound;
+} rotate_job;
+
+static void rotate_rows(size_t index, size_t begin, size_t end, void *arg)
+{
+    (void)index;
+    const rotate_job *r = (const rotate_job *)arg;
+    const tex_image *img = r->img;
+    for (size_t y = begin; y < end; y++)
+        for (size_t x = 0; x < img->width; x++) {
+            double sx, sy, slope;
+            tex_rotate_source(x, y, img->width, img->height, r->theta, r->zoom, &sx, &sy);
+            const size_t k = y * img->width + x;
+            r->expected[k] = (float)tex_sample_linear(img, sx, sy, &slope);
+            if (r->bound)
+                r->bound[k] = (float)(r->slack * slope);
+        }
+}
+
 void tex_rotate_reference(const tex_image *img, float theta, float zoom, float *expected,
                           float *bound)
 {
-    const double slack = tex_slack(tex_rotate_coord_max(img->width, img->height, zoom));
-    for (size_t y = 0; y < img->height; y++)
-        for (size_t x = 0; x < img->width; x++) {
-            double sx, sy, slope;
-            tex_rotate_source(x, y, img->width, img->height, theta, zoom, &sx, &sy);
-            const size_t k = y * img->width + x;
-            expected[k] = (float)tex_sample_linear(img, sx, sy, &slope);
-            if (bound)
-                bound[k] = (float)(slack * slope);
-        }
+    rotate_job r = {img, theta, zoom, tex_slack(tex_rotate_coord_max(img->width, img->height, zoom)),
+                    expected, bound};
+    lab_parallel_chunks(img->height, 8, rotate_rows, &r); /* bands of rows, on every core */
 }

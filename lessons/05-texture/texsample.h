@@ -57,7 +57,7 @@ void tex_rotate_source(size_t x, size_t y, size_t width, size_t height, float th
 double tex_rotate_coord_max(size_t width, size_t height, float zoom);
 
 /* The whole rotated image: expected[i] is the exact bilinear value, bound[i] the derived
- * tolerance of pixel i (slack * (Lx + Ly)). bound may be NULL. */
+ * tolerance of pixel i (slack * (Lx + Ly)). bound may be NULL. Runs on every core. */
 void tex_rotate_reference(const tex_image *img, float theta, float zoom, float *expected,
                           float *bound);
 

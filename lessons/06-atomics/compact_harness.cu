@@ -116,13 +116,44 @@ static void download(void *st)
     CUDA_CHECK(cudaMemcpy(s->h_out, s->d_out, s->n * sizeof(int32_t), cudaMemcpyDeviceToHost));
 }
 
+/* The kept values in input order, on every core: each chunk counts its own, then copies them
+ * to where the chunks before it end. */
+typedef struct keep_job {
+    const int32_t *in;
+    int32_t *dst;
+    size_t *at; /* per chunk: its count, then where its values go */
+    int copy;
+} keep_job;
+
+static void keep_chunk(size_t chunk, size_t begin, size_t end, void *arg)
+{
+    const keep_job *j = (const keep_job *)arg;
+    size_t k = j->copy ? j->at[chunk] : 0;
+    for (size_t i = begin; i < end; i++)
+        if (compact_keep(j->in[i])) {
+            if (j->copy)
+                j->dst[k] = j->in[i];
+            k++;
+        }
+    if (!j->copy)
+        j->at[chunk] = k;
+}
+
 static size_t kept(const state *s, int32_t *dst)
 {
-    size_t k = 0;
-    for (size_t i = 0; i < s->n; i++)
-        if (compact_keep(s->h_in[i]))
-            dst[k++] = s->h_in[i];
-    return k;
+    const size_t chunks = (s->n + MARK_CHUNK - 1) / MARK_CHUNK;
+    keep_job j = {s->h_in, dst, (size_t *)lab_xcalloc(chunks + 1, sizeof(size_t)), 0};
+    lab_parallel_chunks(s->n, MARK_CHUNK, keep_chunk, &j);
+    size_t total = 0;
+    for (size_t c = 0; c < chunks; c++) {
+        const size_t count = j.at[c];
+        j.at[c] = total;
+        total += count;
+    }
+    j.copy = 1;
+    lab_parallel_chunks(s->n, MARK_CHUNK, keep_chunk, &j);
+    free(j.at);
+    return total;
 }
 
 static void reference(void *st)
@@ -132,28 +163,87 @@ static void reference(void *st)
     s->h_count = (uint32_t)kept(s, s->h_out);
 }
 
-/* LSD radix sort on 16-bit digits (two passes): the check of 67M elements in linear time.
- * The order only has to be the same for both arrays, so the keys sort as unsigned. */
+/* Sorting for the check of 67M elements in linear time, on every core. The order only has to
+ * be the same for both arrays, so the keys sort as unsigned: first into 65536 buckets by their
+ * high 16 bits (each chunk of the input counts its digits, then scatters to its own offsets),
+ * then each bucket by its low 16 bits (two 8-bit counting passes). */
+enum { SORT_CHUNK = 1 << 20, SORT_DIGITS = 65536 };
+
+typedef struct sort_job {
+    int32_t *x, *tmp;
+    size_t *at;     /* chunks x SORT_DIGITS: counts, then where each chunk's digit goes */
+    size_t *bucket; /* SORT_DIGITS + 1 starts */
+    int scatter;
+} sort_job;
+
+static uint32_t high16(int32_t v) { return (uint32_t)v >> 16; }
+
+static void split_chunk(size_t chunk, size_t begin, size_t end, void *arg)
+{
+    const sort_job *j = (const sort_job *)arg;
+    size_t *at = j->at + chunk * SORT_DIGITS;
+    for (size_t i = begin; i < end; i++) {
+        if (j->scatter)
+            j->tmp[at[high16(j->x[i])]++] = j->x[i];
+        else
+            at[high16(j->x[i])]++;
+    }
+}
+
+/* Buckets [begin, end) from tmp back into x, each sorted by its low 16 bits. */
+static void sort_buckets(size_t index, size_t begin, size_t end, void *arg)
+{
+    (void)index;
+    const sort_job *j = (const sort_job *)arg;
+    size_t longest = 0;
+    for (size_t d = begin; d < end; d++)
+        if (j->bucket[d + 1] - j->bucket[d] > longest)
+            longest = j->bucket[d + 1] - j->bucket[d];
+    int32_t *mid = (int32_t *)lab_xmalloc((longest ? longest : 1) * sizeof(int32_t));
+    for (size_t d = begin; d < end; d++) {
+        const size_t lo = j->bucket[d], n = j->bucket[d + 1] - lo;
+        int32_t *src = j->tmp + lo, *dst = mid;
+        for (int shift = 0; shift < 16; shift += 8) {
+            size_t pos[256] = {0};
+            for (size_t i = 0; i < n; i++)
+                pos[((uint32_t)src[i] >> shift) & 0xff]++;
+            for (size_t b = 0, sum = 0; b < 256; b++) {
+                const size_t c = pos[b];
+                pos[b] = sum;
+                sum += c;
+            }
+            for (size_t i = 0; i < n; i++)
+                dst[pos[((uint32_t)src[i] >> shift) & 0xff]++] = src[i];
+            src = dst; /* the first pass writes into mid, the second back into x */
+            dst = j->x + lo;
+        }
+    }
+    free(mid);
+}
+
 static void sort_i32(int32_t *x, size_t n)
 {
-    int32_t *tmp = (int32_t *)lab_xmalloc(n * sizeof(int32_t));
-    size_t *pos = (size_t *)lab_xmalloc(65536 * sizeof(size_t));
-    for (int shift = 0; shift < 32; shift += 16) {
-        memset(pos, 0, 65536 * sizeof(size_t));
-        for (size_t i = 0; i < n; i++)
-            pos[((uint32_t)x[i] >> shift) & 0xffff]++;
-        size_t sum = 0;
-        for (size_t d = 0; d < 65536; d++) {
-            const size_t c = pos[d];
-            pos[d] = sum;
-            sum += c;
+    const size_t chunks = (n + SORT_CHUNK - 1) / SORT_CHUNK;
+    sort_job j = {x, (int32_t *)lab_xmalloc((n ? n : 1) * sizeof(int32_t)),
+                  (size_t *)lab_xcalloc(chunks * SORT_DIGITS + 1, sizeof(size_t)),
+                  (size_t *)lab_xcalloc(SORT_DIGITS + 1, sizeof(size_t)), 0};
+    lab_parallel_chunks(n, SORT_CHUNK, split_chunk, &j);
+    size_t sum = 0;
+    for (size_t d = 0; d < SORT_DIGITS; d++) {
+        j.bucket[d] = sum;
+        for (size_t c = 0; c < chunks; c++) {
+            const size_t count = j.at[c * SORT_DIGITS + d];
+            j.at[c * SORT_DIGITS + d] = sum;
+            sum += count;
         }
-        for (size_t i = 0; i < n; i++)
-            tmp[pos[((uint32_t)x[i] >> shift) & 0xffff]++] = x[i];
-        memcpy(x, tmp, n * sizeof(int32_t));
     }
-    free(tmp);
-    free(pos);
+    j.bucket[SORT_DIGITS] = sum;
+    j.scatter = 1;
+    lab_parallel_chunks(n, SORT_CHUNK, split_chunk, &j);
+    lab_parallel_chunks(SORT_DIGITS, 256, sort_buckets, &j);
+    free(j.tmp);
+    free(j.at);
+    free(j.bucket);
 }
 
 static void verify(void *st, lab_tolerance tol, lab_compare_result *r)

@@ -97,13 +97,24 @@ static void pipeline_reference(void *p)
         st->out[i] = (float)sqrt((double)st->input[i]);
 }
 
+typedef struct pipeline_check {
+    const pipeline_state *st;
+    lab_tolerance tol;
+} pipeline_check;
+
+static void pipeline_check_chunk(size_t begin, size_t end, void *arg, lab_compare_result *r)
+{
+    const pipeline_check *c = (const pipeline_check *)arg;
+    for (size_t i = begin; i < end; ++i) {
+        const double expected = sqrt((double)c->st->input[i]);
+        lab_compare_one(r, i, expected, (double)c->st->out[i], expected, c->tol);
+    }
+}
+
 static void pipeline_verify(void *p, lab_tolerance tol, lab_compare_result *r)
 {
-    const pipeline_state *st = (const pipeline_state *)p;
-    for (size_t i = 0; i < st->n; ++i) {
-        const double expected = sqrt((double)st->input[i]);
-        lab_compare_one(r, i, expected, (double)st->out[i], expected, tol);
-    }
+    pipeline_check c = {(const pipeline_state *)p, tol};
+    lab_compare_chunks(c.st->n, 0, pipeline_check_chunk, &c, r);
 }
 
 /* Bytes over the host link: every element goes down once and comes back once. */

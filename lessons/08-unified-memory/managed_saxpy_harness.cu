@@ -116,13 +116,24 @@ static void saxpy_reference(void *p)
         st->out[i] = (float)saxpy_expected(st, i);
 }
 
+typedef struct saxpy_check {
+    const saxpy_state *st;
+    lab_tolerance tol;
+} saxpy_check;
+
+static void saxpy_check_chunk(size_t begin, size_t end, void *arg, lab_compare_result *r)
+{
+    const saxpy_check *c = (const saxpy_check *)arg;
+    for (size_t i = begin; i < end; ++i) {
+        const double expected = saxpy_expected(c->st, i);
+        lab_compare_one(r, i, expected, (double)c->st->out[i], expected, c->tol);
+    }
+}
+
 static void saxpy_verify(void *p, lab_tolerance tol, lab_compare_result *r)
 {
-    const saxpy_state *st = (const saxpy_state *)p;
-    for (size_t i = 0; i < st->n; ++i) {
-        const double expected = saxpy_expected(st, i);
-        lab_compare_one(r, i, expected, (double)st->out[i], expected, tol);
-    }
+    saxpy_check c = {(const saxpy_state *)p, tol};
+    lab_compare_chunks(c.st->n, 0, saxpy_check_chunk, &c, r);
 }
 
 /* Bytes that must cross the host link in one call: x and y in, y back. */

@@ -25,6 +25,17 @@ open(path, 'wb').write(head + b'\n' + struct.pack('<%di' % len(v), *v))
 PY
 }
 
+# dump_one FILE INDEX: element INDEX of an i32 dump, read without loading the rest
+dump_one() {
+  python3 - "$@" <<'PY'
+import struct, sys
+with open(sys.argv[1], 'rb') as f:
+    f.readline()
+    f.seek(4 * int(sys.argv[2]), 1)
+    print(struct.unpack('<i', f.read(4))[0])
+PY
+}
+
 expect_exit 0 "histogram --list" $hist --list
 expect_grep '^268435456-uniform	.*	speed$' "$TEST_TMP/out" "histogram's speed case is listed and flagged"
 expect_grep '^4099-skewed	.*	small$' "$TEST_TMP/out" "histogram's sanitizer case is flagged"
@@ -63,4 +74,15 @@ expect_exit 1 "compact: a dropped element replaced by a rejected one fails" $com
 $edit set "$TEST_TMP/c1/1000-keep0.rep0.count.bin" 0 1
 expect_exit 1 "compact: a wrong count fails" $comp --verify "$TEST_TMP/c1" --seed 31 --case 1000-keep0
 expect_grep 'count 1, expected 0' "$TEST_TMP/out" "the wrong count is said"
+
+# ---- the multiset check sorts on every core, in chunks and buckets: a case of many of each
+big=16777259-keep90
+expect_exit 0 "compact: CPU reference of $big dumped" $comp --dump-reference "$TEST_TMP/c2" --seed 41 --case $big
+expect_exit 0 "compact: the reference of $big passes" $comp --verify "$TEST_TMP/c2" --seed 41 --case $big
+out=$TEST_TMP/c2/$big.rep0.out.bin
+a=$(dump_one "$out" 5) b=$(dump_one "$out" 14000000)
+$edit set "$out" 5 "$b" && $edit set "$out" 14000000 "$a"
+expect_exit 0 "compact: $big with two elements far apart swapped passes" $comp --verify "$TEST_TMP/c2" --seed 41 --case $big
+$edit set "$out" 9000000 "$a"
+expect_exit 1 "compact: $big with one element lost, another doubled fails" $comp --verify "$TEST_TMP/c2" --seed 41 --case $big
 finish

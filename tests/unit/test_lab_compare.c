@@ -65,6 +65,44 @@ static void mismatch_text_names_row_and_col(void **state)
     assert_string_equal(buf, "[1000] expected 1.5 got 0");
 }
 
+// On every core, cut in chunks: the same counts, errors and first mismatches as one loop.
+static void chunked_compare_is_the_serial_one(void **state)
+{
+    (void)state;
+    const size_t n = 5 * LAB_COMPARE_CHUNK + 17;
+    float *e = malloc(n * sizeof *e), *g = malloc(n * sizeof *g);
+    lab_fill_f32(e, n, -4, 4, 11);
+    memcpy(g, e, n * sizeof *g);
+    // mismatches in the last chunks first in memory order only, more than can be shown
+    const size_t bad_at[] = {n - 1, 3 * LAB_COMPARE_CHUNK + 5, 2 * LAB_COMPARE_CHUNK - 1,
+                             2 * LAB_COMPARE_CHUNK, 4 * LAB_COMPARE_CHUNK + 9, 7, 8, 9,
+                             LAB_COMPARE_CHUNK + 1, 3 * LAB_COMPARE_CHUNK};
+    for (size_t k = 0; k < sizeof bad_at / sizeof bad_at[0]; k++)
+        g[bad_at[k]] += 1.0f + (float)k;
+    g[4 * LAB_COMPARE_CHUNK + 100] = NAN;
+    lab_tolerance tol = {1e-6, 1e-5};
+    lab_compare_result serial, chunked;
+    lab_compare_init(&serial);
+    lab_compare_init(&chunked);
+    for (size_t i = 0; i < n; i++)
+        lab_compare_one(&serial, i, e[i], g[i], fabs((double)e[i]), tol);
+    lab_compare_f32(e, g, n, tol, &chunked);
+    assert_int_equal(chunked.checked, n);
+    assert_int_equal(chunked.bad, serial.bad);
+    assert_int_equal(chunked.bad, 11);
+    assert_true(chunked.max_abs_err == serial.max_abs_err);
+    assert_true(chunked.max_rel_err == serial.max_rel_err);
+    assert_int_equal(chunked.shown, LAB_MAX_SHOWN);
+    for (size_t k = 0; k < LAB_MAX_SHOWN; k++) {
+        assert_int_equal(chunked.first[k].index, serial.first[k].index);
+        assert_true(chunked.first[k].got == serial.first[k].got ||
+                    (isnan(chunked.first[k].got) && isnan(serial.first[k].got)));
+    }
+    assert_int_equal(chunked.first[0].index, 7);
+    free(e);
+    free(g);
+}
+
 typedef struct gemm {
     size_t M, N, K;
     float *A, *B, *C;
@@ -129,6 +167,11 @@ static void gemm_freivalds_path(void **state)
         for (size_t j = 700; j < 732; j++)
             g.C[i * g.N + j] = 0;
     assert_false(gemm_passes(&g));
+    // one element 35 times its tolerance, below what Freivalds' check can see: found by the
+    // exact check of the last column, which is always among the sampled ones
+    memcpy(g.C, saved, g.M * g.N * 4);
+    g.C[777 * g.N + g.N - 1] += 0.5f;
+    assert_false(gemm_passes(&g));
     free(saved);
     free_gemm(&g);
 }
@@ -140,6 +183,7 @@ int main(void)
         cmocka_unit_test(tolerance_is_abs_plus_rel),
         cmocka_unit_test(integers_and_notes),
         cmocka_unit_test(mismatch_text_names_row_and_col),
+        cmocka_unit_test(chunked_compare_is_the_serial_one),
         cmocka_unit_test(gemm_exact_path),
         cmocka_unit_test(gemm_freivalds_path),
     };

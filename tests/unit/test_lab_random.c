@@ -86,6 +86,31 @@ static void fills_do_not_depend_on_length_or_threads(void **state)
     free(b);
 }
 
+// An integer fill draws lab_rng_below's values from its chunk's stream, for every kind of
+// span: a power of two (masked), any other (divided), the whole int32 range.
+static void integer_fills_draw_rng_below(void **state)
+{
+    (void)state;
+    const struct { int32_t lo, hi; } spans[] = {{-8, 7}, {0, 99}, {0, INT32_MAX}, {-3, 3},
+                                                {INT32_MIN, INT32_MAX}};
+    enum { N = 5000 };
+    static int32_t x[N];
+    static uint8_t u[N];
+    for (size_t k = 0; k < sizeof spans / sizeof spans[0]; k++) {
+        lab_fill_i32(x, N, spans[k].lo, spans[k].hi, 77);
+        lab_rng r;
+        lab_rng_seed(&r, 77 ^ 0x9e3779b97f4a7c15ull); // chunk 0's stream
+        const uint64_t span = (uint64_t)((int64_t)spans[k].hi - spans[k].lo) + 1;
+        for (size_t i = 0; i < N; i++)
+            assert_int_equal(x[i], (int32_t)(spans[k].lo + (int64_t)lab_rng_below(&r, span)));
+    }
+    lab_fill_u8(u, N, 0, 255, 78);
+    lab_rng r;
+    lab_rng_seed(&r, 78 ^ 0x9e3779b97f4a7c15ull);
+    for (size_t i = 0; i < N; i++)
+        assert_int_equal(u[i], lab_rng_below(&r, 256));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -94,6 +119,7 @@ int main(void)
         cmocka_unit_test(derive_separates_tags_and_seeds),
         cmocka_unit_test(fills_are_reproducible_and_bounded),
         cmocka_unit_test(fills_do_not_depend_on_length_or_threads),
+        cmocka_unit_test(integer_fills_draw_rng_below),
     };
     return cmocka_run_group_tests_name("lab random", tests, NULL, NULL);
 }
