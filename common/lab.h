@@ -114,6 +114,8 @@ void lab_timer_start(lab_timer *t);
 /* Records the stop event, waits for it, returns elapsed milliseconds. */
 float lab_timer_stop(lab_timer *t);
 void lab_timer_destroy(lab_timer *t);
+/* Seconds on the host's monotonic clock: wall time around work the events do not see. */
+double lab_wall_s(void);
 
 typedef struct lab_timing {
     double median_ms, min_ms, max_ms, mean_ms;
@@ -277,6 +279,7 @@ typedef struct lab_options {
     int flush_l2;                 /* --flush-l2 */
     int quick;                    /* --quick: demos use their smallest sizes */
     int no_check;                 /* --no-check: run and time only; no CPU check */
+    int phases;                   /* --phases: where each case's wall time went, on stderr */
     double rtol, atol;            /* --rtol X, --atol X (negative: the task's own) */
     long positional[LAB_MAX_POSITIONAL]; size_t n_positional; /* demos: version numbers */
 } lab_options;
@@ -322,7 +325,8 @@ const char *lab_dtype_name(lab_dtype t);
 
 /* One output of a case, in host memory owned by the task. */
 typedef struct lab_buffer {
-    const char *name;     /* "C", "count", ... : file DIR/<case>.<name>.bin */
+    const char *name;     /* "C", "count", ... : file DIR/<case>.<name>.bin; a string that
+                           * outlives the state (a literal): dumps are written after it is gone */
     lab_dtype type;
     size_t count;
     void *data;

@@ -111,11 +111,14 @@ static void verify_case(const lab_task *t, const lab_options *o, lab_tolerance t
 {
     const int range = dumped_reps(c, reps), need = range < LAB_DUMP_REPS ? range : LAB_DUMP_REPS;
     int found = 0, loaded = 1;
+    task_phases ph;
+    task_phases_start(&ph);
     for (int rep = 0; rep < range && loaded; rep++) {
         // Only two of the timed repetitions were dumped: the others' inputs are not drawn.
         if (!lab_dump_exists(o->verify_dir, c->name, rep, NULL))
             continue;
         void *st = t->make(c, lab_rep_seed(o->seed, rep), t->user);
+        task_phase_end(&ph, PHASE_DRAW);
         lab_buffer b[TASK_MAX_BUFFERS];
         size_t nb = task_buffers(t, st, b);
         if (nb == 0 || !lab_dump_exists(o->verify_dir, c->name, rep, b[0].name)) {
@@ -129,10 +132,15 @@ static void verify_case(const lab_task *t, const lab_options *o, lab_tolerance t
                 lab_compare_fail(&res->cmp, "%s", err);
                 loaded = 0;
             }
+        task_phase_end(&ph, PHASE_READ);
         if (loaded)
             t->verify(st, tol, &res->cmp);
+        task_phase_end(&ph, PHASE_SETTLE);
         t->destroy(st);
+        task_phase_end(&ph, PHASE_FREE);
     }
+    if (o->phases)
+        task_phases_print(&ph, c->name);
     res->reps_checked = found;
     if (loaded && found < need)
         lab_compare_fail(&res->cmp, "no output dumped for case %s: %d of the %d repetitions to check",
@@ -186,8 +194,12 @@ static void open_device(int ordinal, char *describe, size_t len)
 static lab_report *open_run(const lab_task *t, const lab_options *o, const char *prog, size_t planned)
 {
     char device[320] = "";
-    if (!o->verify_dir)
+    if (!o->verify_dir) {
+        const double t0 = lab_wall_s();
         open_device(o->device, device, sizeof device);
+        if (o->phases)
+            fprintf(stderr, "phases: the device opened in %.3f s\n", lab_wall_s() - t0);
+    }
     lab_report *rep = lab_report_open(o->report, prog, t->name, o->seed, planned);
     if (!rep)
         return NULL;

@@ -12,19 +12,45 @@
 
 #include <string.h>
 
+void task_phases_start(task_phases *p)
+{
+    memset(p, 0, sizeof *p);
+    p->mark = lab_wall_s();
+}
+
+void task_phase_end(task_phases *p, enum task_phase ph)
+{
+    const double now = lab_wall_s();
+    p->s[ph] += now - p->mark;
+    p->mark = now;
+}
+
+void task_phases_print(const task_phases *p, const char *case_name)
+{
+    static const char *names[PHASE_COUNT] = {"draw", "upload", "calls", "keep", "free",
+                                             "read", "check or dump"};
+    double total = 0;
+    fprintf(stderr, "phases %s:", case_name);
+    for (int i = 0; i < PHASE_COUNT; i++)
+        if (p->s[i] > 0) {
+            fprintf(stderr, " %s %.3f s,", names[i], p->s[i]);
+            total += p->s[i];
+        }
+    fprintf(stderr, " total %.3f s\n", total);
+}
+
 size_t task_buffers(const lab_task *t, void *st, lab_buffer *b)
 {
     size_t n = t->outputs(st, b, TASK_MAX_BUFFERS);
     return n < TASK_MAX_BUFFERS ? n : TASK_MAX_BUFFERS;
 }
 
-int task_write_dump(const lab_task *t, const char *dir, uint64_t seed, const lab_case *c, int rep,
-                    void *st)
+// Writes buffers b[0..n) as repetition `rep`; 0, or -1 after one error line.
+static int dump_buffers(const lab_task *t, const char *dir, uint64_t seed, const lab_case *c,
+                        int rep, const lab_buffer *b, size_t n)
 {
-    lab_buffer b[TASK_MAX_BUFFERS];
-    size_t nb = task_buffers(t, st, b);
     char err[512];
-    for (size_t i = 0; i < nb; i++)
+    for (size_t i = 0; i < n; i++)
         if (lab_dump_write(dir, t->name, c->name, rep, seed, &b[i], err, sizeof err)) {
             fprintf(stderr, "error: %s\n", err);
             return -1;
@@ -32,27 +58,35 @@ int task_write_dump(const lab_task *t, const char *dir, uint64_t seed, const lab
     return 0;
 }
 
-// One timed call's outputs, copied out of the task's state before it is destroyed.
+int task_write_dump(const lab_task *t, const char *dir, uint64_t seed, const lab_case *c, int rep,
+                    void *st)
+{
+    lab_buffer b[TASK_MAX_BUFFERS];
+    return dump_buffers(t, dir, seed, c, rep, b, task_buffers(t, st, b));
+}
+
+// One timed call's outputs, copied out of the task's state before it is destroyed, with what
+// a dump says of each (name, type, count).
 typedef struct kept {
     size_t n;
-    void *data[TASK_MAX_BUFFERS];
+    lab_buffer b[TASK_MAX_BUFFERS]; // data: the copies
 } kept;
 
 static void keep_outputs(const lab_task *t, void *st, kept *k)
 {
-    lab_buffer b[TASK_MAX_BUFFERS];
-    k->n = task_buffers(t, st, b);
+    k->n = task_buffers(t, st, k->b);
     for (size_t i = 0; i < k->n; i++) {
-        size_t bytes = b[i].count * lab_dtype_size(b[i].type);
-        k->data[i] = lab_xmalloc(bytes);
-        memcpy(k->data[i], b[i].data, bytes);
+        size_t bytes = k->b[i].count * lab_dtype_size(k->b[i].type);
+        void *copy = lab_xmalloc(bytes);
+        memcpy(copy, k->b[i].data, bytes);
+        k->b[i].data = copy;
     }
 }
 
 static void drop_outputs(kept *k)
 {
     for (size_t i = 0; i < k->n; i++)
-        free(k->data[i]);
+        free(k->b[i].data);
     k->n = 0;
 }
 
@@ -127,28 +161,34 @@ static double floor_ms(const lab_task *t, const lab_case *c)
     return work > 0 && per_ms > 0 ? 0.5 * work / per_ms : 0;
 }
 
-// The picked repetitions: each one's inputs drawn again from its seed, its kept outputs put
-// in place, then dumped or checked.
+// The picked repetitions, dumped for the verifier, or checked here: each one's inputs drawn
+// again from its seed, its kept outputs put in place.
 static int settle(const lab_task *t, const lab_options *o, lab_tolerance tol, const lab_case *c,
-                  kept *k, int reps, lab_case_result *res)
+                  kept *k, int reps, lab_case_result *res, task_phases *ph)
 {
     int picks[LAB_DUMP_REPS];
     int n = lab_pick_reps(reps, LAB_DUMP_REPS, picks);
     for (int i = 0; i < n; i++) {
         int rep = picks[i];
+        if (o->dump_dir) {
+            // straight from the kept copies: a dump needs no inputs beside the outputs
+            int bad = dump_buffers(t, o->dump_dir, o->seed, c, rep, k[rep].b, k[rep].n);
+            task_phase_end(ph, PHASE_SETTLE);
+            if (bad)
+                return -1;
+            res->reps_checked++;
+            continue;
+        }
         void *st = t->make(c, lab_rep_seed(o->seed, rep), t->user);
+        task_phase_end(ph, PHASE_DRAW);
         lab_buffer b[TASK_MAX_BUFFERS];
         size_t nb = task_buffers(t, st, b);
         for (size_t j = 0; j < nb && j < k[rep].n; j++)
-            memcpy(b[j].data, k[rep].data[j], b[j].count * lab_dtype_size(b[j].type));
-        int bad = 0;
-        if (o->dump_dir)
-            bad = task_write_dump(t, o->dump_dir, o->seed, c, rep, st);
-        else
-            t->verify(st, tol, &res->cmp);
+            memcpy(b[j].data, k[rep].b[j].data, b[j].count * lab_dtype_size(b[j].type));
+        t->verify(st, tol, &res->cmp);
+        task_phase_end(ph, PHASE_SETTLE);
         t->destroy(st);
-        if (bad)
-            return -1;
+        task_phase_end(ph, PHASE_FREE);
         res->reps_checked++;
     }
     return 0;
@@ -167,23 +207,33 @@ int task_run_case(const lab_task *t, const lab_options *o, lab_tolerance tol, in
     double *ms = (double *)lab_xmalloc((size_t)reps * sizeof *ms);
     lab_timer tm;
     lab_timer_init(&tm, 0);
+    task_phases ph;
+    task_phases_start(&ph);
     for (int call = 0; call < warmup + reps; call++) {
         const int rep = call - warmup; // < 0: a warm-up call, seeded after the timed ones
         void *st = t->make(c, lab_rep_seed(o->seed, rep >= 0 ? rep : reps + call), t->user);
+        task_phase_end(&ph, PHASE_DRAW);
         t->upload(st);
+        task_phase_end(&ph, PHASE_UPLOAD);
         double e = one_call(t, c, st, &tm);
+        task_phase_end(&ph, PHASE_CALLS);
         if (rep >= 0) {
             ms[rep] = e;
             if (keep)
                 keep_outputs(t, st, &k[rep]);
+            task_phase_end(&ph, PHASE_KEEP);
         }
         t->destroy(st);
+        task_phase_end(&ph, PHASE_FREE);
     }
     lab_timer_destroy(&tm);
-    int rc = keep ? settle(t, o, tol, c, k, reps, res) : 0;
+    int rc = keep ? settle(t, o, tol, c, k, reps, res, &ph) : 0;
     for (int r = 0; r < reps; r++)
         drop_outputs(&k[r]);
     free(k);
+    task_phase_end(&ph, PHASE_FREE);
+    if (o->phases)
+        task_phases_print(&ph, c->name);
     res->timing = lab_timing_summarize(ms, (size_t)reps);
     free(ms);
     double work = t->work ? t->work(c) : 0;

@@ -32,6 +32,9 @@ expect_exit 2 "a missing dump directory" $bin --verify "$TEST_TMP/nowhere"
 expect_exit 0 "CPU reference dumped" $bin --dump-reference "$d" --seed 11 --case $cases
 expect_exit 0 "the reference passes --verify" $bin --verify "$d" --seed 11 --case $cases
 expect_exit 1 "a different seed fails" $bin --verify "$d" --seed 12 --case n1000003_off3
+expect_exit 0 "--phases" $bin --verify "$d" --seed 11 --case n1,n1000003_off3 --phases
+expect_grep '^phases n1000003_off3: draw [0-9.]+ s,.* read [0-9.]+ s, check or dump [0-9.]+ s,.* total [0-9.]+ s$' \
+  "$TEST_TMP/out" "--phases says where a verification's time went, case by case"
 
 cp -r "$d" "$TEST_TMP/one"
 dump_set "$TEST_TMP/one/n1000003_off3.rep0.sum.bin" 0 'v + 1'
