@@ -15,7 +15,7 @@ set boxwidth 0.6
 set grid ytics lc rgb '#dddddd'
 set yrange [0:*]
 set ylabel "speed-up over the group's slowest version"
-do for [g in 'branch reduce unroll inline'] {
+do for [g in 'branch reduce unroll inline library'] {
     f = csvdir.'/01-divergence_'.g.'.csv'
     if (system("test -r '".f."' && echo y") eq 'y') {
         set output out(g)

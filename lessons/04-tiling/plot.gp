@@ -12,9 +12,10 @@ out(s) = exists("figures") ? outdir."/h200_".s.".svg" : outdir."/04-tiling_".s."
 set datafile separator ","
 set terminal svg size 960,600 dynamic noenhanced font "sans,12" background rgb "white"
 # one distinct colour per version id (v0, cuBLAS, in black): line type v+1
-array colours[13] = ["#000000", "#1b9e77", "#66a61e", "#e6ab02", "#a6761d", "#7570b3", \
-                     "#999999", "#d95f02", "#1f78b4", "#e31a1c", "#6a3d9a", "#b15928", "#e7298a"]
-do for [i = 1:13] { set linetype i lc rgb colours[i] lw 2 pt 7 ps 0.6 }
+array colours[15] = ["#000000", "#1b9e77", "#66a61e", "#e6ab02", "#a6761d", "#7570b3", \
+                     "#999999", "#d95f02", "#1f78b4", "#e31a1c", "#6a3d9a", "#b15928", "#e7298a", \
+                     "#17becf", "#000080"]
+do for [i = 1:15] { set linetype i lc rgb colours[i] lw 2 pt 7 ps 0.6 }
 set logscale x 2
 set grid ytics lc rgb "#dddddd"
 set key outside right top

@@ -16,9 +16,14 @@ set grid ytics lc rgb '#dddddd'
 set logscale y
 set yrange [10:*]
 set key top left
-set xtics rotate by -15
+# labels end at their bar and run down to the left, so that the last, longest one stays inside;
+# the left margin makes room for the first
+set xtics rotate by 20 right
+set lmargin 22
+set rmargin 4
 # The lecture's venus (cc 6.1), overloaded vectorAdd at n = 1e8, ms, in the rows' order:
-# pageable copies (no streams), pinned copies (streams, best), UMA on demand, no prefetch figure.
+# pageable copies (no streams), pinned copies (streams, best), UMA on demand, no prefetch figure
+# (nor any for the discard row the demo adds after it).
 $venus << EOD
 210
 74
