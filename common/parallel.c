@@ -2,6 +2,7 @@
 #include "parallel.h"
 
 #include <pthread.h>
+#include <string.h>
 #include <unistd.h>
 
 enum { MAX_THREADS = 32 };
@@ -65,4 +66,27 @@ void lab_parallel_chunks(size_t n, size_t chunk,
 {
     chunked c = {n, chunk, fn, arg};
     lab_parallel_for((n + chunk - 1) / chunk, one_chunk, &c);
+}
+
+typedef struct copy_job {
+    char *dst;
+    const char *src;
+} copy_job;
+
+static void copy_chunk(size_t index, size_t begin, size_t end, void *arg)
+{
+    (void)index;
+    const copy_job *c = (const copy_job *)arg;
+    memcpy(c->dst + begin, c->src + begin, end - begin);
+}
+
+void lab_parallel_memcpy(void *dst, const void *src, size_t bytes)
+{
+    enum { COPY_CHUNK = 4 << 20 };
+    if (bytes <= COPY_CHUNK) {
+        memcpy(dst, src, bytes);
+        return;
+    }
+    copy_job c = {(char *)dst, (const char *)src};
+    lab_parallel_chunks(bytes, COPY_CHUNK, copy_chunk, &c);
 }

@@ -10,6 +10,8 @@
 // verifier, which checks each against the inputs it draws from the same seeds.
 #include "task_run.h"
 
+#include "parallel.h"
+
 #include <string.h>
 
 void task_phases_start(task_phases *p)
@@ -78,7 +80,7 @@ static void keep_outputs(const lab_task *t, void *st, kept *k)
     for (size_t i = 0; i < k->n; i++) {
         size_t bytes = k->b[i].count * lab_dtype_size(k->b[i].type);
         void *copy = lab_xmalloc(bytes);
-        memcpy(copy, k->b[i].data, bytes);
+        lab_parallel_memcpy(copy, k->b[i].data, bytes);
         k->b[i].data = copy;
     }
 }
@@ -184,7 +186,7 @@ static int settle(const lab_task *t, const lab_options *o, lab_tolerance tol, co
         lab_buffer b[TASK_MAX_BUFFERS];
         size_t nb = task_buffers(t, st, b);
         for (size_t j = 0; j < nb && j < k[rep].n; j++)
-            memcpy(b[j].data, k[rep].b[j].data, b[j].count * lab_dtype_size(b[j].type));
+            lab_parallel_memcpy(b[j].data, k[rep].b[j].data, b[j].count * lab_dtype_size(b[j].type));
         t->verify(st, tol, &res->cmp);
         task_phase_end(ph, PHASE_SETTLE);
         t->destroy(st);

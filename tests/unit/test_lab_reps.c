@@ -1,6 +1,8 @@
-// The repetitions of a graded call: each one's seed, which are checked, and the lab's malloc.
+// The repetitions of a graded call: each one's seed, which are checked, the copy of their
+// outputs, and the lab's malloc.
 #include "cmocka_all.h"
 #include "lab.h"
+#include "parallel.h"
 
 #include <signal.h>
 #include <stdlib.h>
@@ -66,9 +68,33 @@ static void out_of_memory_says_so_and_aborts(void **state)
     free(p);
 }
 
+// A timed call's outputs are copied out on every core: byte for byte memcpy's copy, at sizes
+// below, at and around the chunk, and not a multiple of it.
+static void parallel_copy_is_memcpy(void **state)
+{
+    (void)state;
+    const size_t sizes[] = {0, 1, 4093, 4u << 20, (4u << 20) + 1, (3u << 22) + 12345};
+    const size_t most = (3u << 22) + 12345;
+    unsigned char *src = malloc(most), *dst = malloc(most + 1);
+    assert_non_null(src);
+    assert_non_null(dst);
+    for (size_t i = 0; i < most; i++)
+        src[i] = (unsigned char)(i * 2654435761u >> 13);
+    for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
+        memset(dst, 0xA5, most + 1);
+        lab_parallel_memcpy(dst, src, sizes[k]);
+        if (sizes[k])
+            assert_memory_equal(dst, src, sizes[k]);
+        assert_int_equal(dst[sizes[k]], 0xA5); // not a byte past the end
+    }
+    free(src);
+    free(dst);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(parallel_copy_is_memcpy),
         cmocka_unit_test(rep_zero_keeps_the_seed_and_others_differ),
         cmocka_unit_test(picks_are_distinct_sorted_in_range),
         cmocka_unit_test(out_of_memory_says_so_and_aborts),
