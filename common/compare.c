@@ -122,6 +122,30 @@ static void i32_chunk(size_t begin, size_t end, void *arg, lab_compare_result *r
         lab_compare_one(r, i, e[i], g[i], 0, a->tol);
 }
 
+typedef struct each_job {
+    const float *got;
+    lab_expected_fn expected;
+    const void *arg;
+    lab_tolerance tol;
+} each_job;
+
+static void each_chunk(size_t begin, size_t end, void *arg, lab_compare_result *r)
+{
+    const each_job *j = (const each_job *)arg;
+    for (size_t i = begin; i < end; i++) {
+        double scale = 0;
+        const double want = j->expected(i, j->arg, &scale);
+        lab_compare_one(r, i, want, j->got[i], scale, j->tol);
+    }
+}
+
+void lab_compare_f32_each(const float *got, size_t n, lab_expected_fn expected, const void *arg,
+                          lab_tolerance tol, lab_compare_result *r)
+{
+    each_job j = {got, expected, arg, tol};
+    lab_compare_chunks(n, 0, each_chunk, &j, r);
+}
+
 void lab_compare_f32(const float *expected, const float *got, size_t n, lab_tolerance tol,
                      lab_compare_result *r)
 {

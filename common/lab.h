@@ -197,6 +197,11 @@ void lab_compare_i32(const int32_t *expected, const int32_t *got, size_t n, lab_
 typedef void (*lab_compare_chunk_fn)(size_t begin, size_t end, void *arg, lab_compare_result *part);
 void lab_compare_chunks(size_t n, size_t chunk, lab_compare_chunk_fn fn, void *arg,
                         lab_compare_result *r);
+/* got[0..n) against expected(i, arg, &scale) for each i, through lab_compare_chunks: the usual
+ * shape of a task's check, with the expected value worked out element by element. */
+typedef double (*lab_expected_fn)(size_t i, const void *arg, double *scale);
+void lab_compare_f32_each(const float *got, size_t n, lab_expected_fn expected, const void *arg,
+                          lab_tolerance tol, lab_compare_result *r);
 /* Record a failure that is not one element; printf-style. Marks the result failed. */
 void lab_compare_fail(lab_compare_result *r, const char *fmt, ...);
 static inline int lab_compare_passed(const lab_compare_result *r) { return r->bad == 0 && r->note[0] == 0; }

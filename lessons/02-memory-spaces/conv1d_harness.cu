@@ -109,25 +109,15 @@ static void conv_reference(void *p)
     for (size_t i = 0; i < st->n; ++i) st->out[i] = (float)conv_at(st, i, &scale);
 }
 
-typedef struct conv_check {
-    const conv_state *st;
-    lab_tolerance tol;
-} conv_check;
-
-static void conv_check_chunk(size_t begin, size_t end, void *arg, lab_compare_result *r)
+static double conv_expected(size_t i, const void *p, double *scale)
 {
-    const conv_check *c = (const conv_check *)arg;
-    for (size_t i = begin; i < end; ++i) {
-        double scale;
-        const double expected = conv_at(c->st, i, &scale);
-        lab_compare_one(r, i, expected, (double)c->st->out[i], scale, c->tol);
-    }
+    return conv_at((const conv_state *)p, i, scale);
 }
 
 static void conv_verify(void *p, lab_tolerance tol, lab_compare_result *r)
 {
-    conv_check c = {(const conv_state *)p, tol};
-    lab_compare_chunks(c.st->n, 0, conv_check_chunk, &c, r);
+    const conv_state *st = (const conv_state *)p;
+    lab_compare_f32_each(st->out, st->n, conv_expected, st, tol, r);
 }
 
 static double conv_work(const lab_case *c)

@@ -90,28 +90,20 @@ static void transpose_reference(void *p)
         for (size_t c = 0; c < st->cols; ++c) st->out[c * st->rows + r] = st->in[r * st->cols + c];
 }
 
-typedef struct transpose_check {
-    const transpose_state *st;
-    lab_tolerance tol;
-} transpose_check;
-
-/* Output elements [begin, end), in the output's own order so that the first mismatches come
- * out in index order. */
-static void transpose_check_chunk(size_t begin, size_t end, void *arg, lab_compare_result *r)
+/* Output element o, in the output's own order so that the first mismatches come out in index
+ * order. */
+static double transpose_expected(size_t o, const void *p, double *scale)
 {
-    const transpose_check *t = (const transpose_check *)arg;
-    const transpose_state *st = t->st;
-    for (size_t o = begin; o < end; ++o) {
-        const size_t c = o / st->rows, row = o % st->rows;
-        const double expected = st->in[row * st->cols + c];
-        lab_compare_one(r, o, expected, (double)st->out[o], expected < 0 ? -expected : expected, t->tol);
-    }
+    const transpose_state *st = (const transpose_state *)p;
+    const double expected = st->in[(o % st->rows) * st->cols + o / st->rows];
+    *scale = expected < 0 ? -expected : expected;
+    return expected;
 }
 
 static void transpose_verify(void *p, lab_tolerance tol, lab_compare_result *r)
 {
-    transpose_check t = {(const transpose_state *)p, tol};
-    lab_compare_chunks(t.st->rows * t.st->cols, 0, transpose_check_chunk, &t, r);
+    const transpose_state *st = (const transpose_state *)p;
+    lab_compare_f32_each(st->out, st->rows * st->cols, transpose_expected, st, tol, r);
 }
 
 static double transpose_work(const lab_case *c)

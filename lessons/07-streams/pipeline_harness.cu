@@ -97,24 +97,16 @@ static void pipeline_reference(void *p)
         st->out[i] = (float)sqrt((double)st->input[i]);
 }
 
-typedef struct pipeline_check {
-    const pipeline_state *st;
-    lab_tolerance tol;
-} pipeline_check;
-
-static void pipeline_check_chunk(size_t begin, size_t end, void *arg, lab_compare_result *r)
+static double pipeline_expected(size_t i, const void *p, double *scale)
 {
-    const pipeline_check *c = (const pipeline_check *)arg;
-    for (size_t i = begin; i < end; ++i) {
-        const double expected = sqrt((double)c->st->input[i]);
-        lab_compare_one(r, i, expected, (double)c->st->out[i], expected, c->tol);
-    }
+    *scale = sqrt((double)((const pipeline_state *)p)->input[i]);
+    return *scale;
 }
 
 static void pipeline_verify(void *p, lab_tolerance tol, lab_compare_result *r)
 {
-    pipeline_check c = {(const pipeline_state *)p, tol};
-    lab_compare_chunks(c.st->n, 0, pipeline_check_chunk, &c, r);
+    const pipeline_state *st = (const pipeline_state *)p;
+    lab_compare_f32_each(st->out, st->n, pipeline_expected, st, tol, r);
 }
 
 /* Bytes over the host link: every element goes down once and comes back once. */

@@ -116,24 +116,16 @@ static void saxpy_reference(void *p)
         st->out[i] = (float)saxpy_expected(st, i);
 }
 
-typedef struct saxpy_check {
-    const saxpy_state *st;
-    lab_tolerance tol;
-} saxpy_check;
-
-static void saxpy_check_chunk(size_t begin, size_t end, void *arg, lab_compare_result *r)
+static double saxpy_check_at(size_t i, const void *p, double *scale)
 {
-    const saxpy_check *c = (const saxpy_check *)arg;
-    for (size_t i = begin; i < end; ++i) {
-        const double expected = saxpy_expected(c->st, i);
-        lab_compare_one(r, i, expected, (double)c->st->out[i], expected, c->tol);
-    }
+    *scale = saxpy_expected((const saxpy_state *)p, i);
+    return *scale;
 }
 
 static void saxpy_verify(void *p, lab_tolerance tol, lab_compare_result *r)
 {
-    saxpy_check c = {(const saxpy_state *)p, tol};
-    lab_compare_chunks(c.st->n, 0, saxpy_check_chunk, &c, r);
+    const saxpy_state *st = (const saxpy_state *)p;
+    lab_compare_f32_each(st->out, st->n, saxpy_check_at, st, tol, r);
 }
 
 /* Bytes that must cross the host link in one call: x and y in, y back. */

@@ -65,6 +65,13 @@ static void mismatch_text_names_row_and_col(void **state)
     assert_string_equal(buf, "[1000] expected 1.5 got 0");
 }
 
+static double expected_from_array(size_t i, const void *arg, double *scale)
+{
+    const double v = ((const float *)arg)[i];
+    *scale = fabs(v);
+    return v;
+}
+
 // On every core, cut in chunks: the same counts, errors and first mismatches as one loop.
 static void chunked_compare_is_the_serial_one(void **state)
 {
@@ -99,6 +106,15 @@ static void chunked_compare_is_the_serial_one(void **state)
                     (isnan(chunked.first[k].got) && isnan(serial.first[k].got)));
     }
     assert_int_equal(chunked.first[0].index, 7);
+    // the same check with the expected values worked out element by element
+    lab_compare_result each;
+    lab_compare_init(&each);
+    lab_compare_f32_each(g, n, expected_from_array, e, tol, &each);
+    assert_int_equal(each.bad, serial.bad);
+    assert_int_equal(each.checked, n);
+    assert_true(each.max_rel_err == serial.max_rel_err);
+    for (size_t k = 0; k < LAB_MAX_SHOWN; k++)
+        assert_int_equal(each.first[k].index, serial.first[k].index);
     free(e);
     free(g);
 }
