@@ -133,8 +133,8 @@ static void sum_chunk(size_t chunk, size_t begin, size_t end, void *arg)
 static double exact_sum(const reduce_state *st, double *abs_sum)
 {
     const size_t chunks = (st->n + CONVERT_CHUNK - 1) / CONVERT_CHUNK;
-    double *part = (double *)lab_xcalloc(2 * chunks + 2, sizeof(double));
-    sum_job job = {st->x, part, part + chunks + 1};
+    double *part = (double *)lab_xcalloc(2 * chunks, sizeof(double));
+    sum_job job = {st->x, part, part + chunks};
     lab_parallel_chunks(st->n, CONVERT_CHUNK, sum_chunk, &job);
     double s = 0.0, a = 0.0;
     for (size_t c = 0; c < chunks; ++c) {

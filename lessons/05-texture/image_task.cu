@@ -79,16 +79,16 @@ void image_task_reference(void *st)
 }
 #endif
 
-typedef struct image_check {
-    const float *expected, *bound, *got;
-    lab_tolerance tol;
-} image_check;
+/* Pixel i of the CPU model: its value, and its derived bound as the scale. */
+typedef struct image_model {
+    const float *expected, *bound;
+} image_model;
 
-static void image_check_chunk(size_t begin, size_t end, void *arg, lab_compare_result *r)
+static double image_expected(size_t i, const void *arg, double *scale)
 {
-    const image_check *c = (const image_check *)arg;
-    for (size_t i = begin; i < end; i++)
-        lab_compare_one(r, i, c->expected[i], c->got[i], c->bound[i], c->tol);
+    const image_model *m = (const image_model *)arg;
+    *scale = m->bound[i];
+    return m->expected[i];
 }
 
 void image_task_verify(void *st, lab_tolerance tol, lab_compare_result *r)
@@ -101,8 +101,8 @@ void image_task_verify(void *st, lab_tolerance tol, lab_compare_result *r)
     tex_rotate_reference(&img, t->theta, t->zoom, expected, bound);
     /* The scale of each pixel is its derived bound, so rel_tol counts multiples of it and
      * abs_tol covers the float rounding of the blend itself. */
-    image_check c = {expected, bound, t->h_out, tol};
-    lab_compare_chunks(n, 0, image_check_chunk, &c, r);
+    const image_model m = {expected, bound};
+    lab_compare_f32_each(t->h_out, n, image_expected, &m, tol, r);
     free(expected);
     free(bound);
 }
