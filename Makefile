@@ -61,10 +61,12 @@ ARCH_NUM  := $(patsubst sm_%,%,$(ARCH))
 GENCODE   := -gencode arch=compute_$(ARCH_NUM),code=[sm_$(ARCH_NUM),compute_$(ARCH_NUM)]
 
 INCLUDES  := -Icommon -I$(CUDA_HOME)/include
+# -ffp-contract=off: no fused multiply-add on the CPU, so that drawn inputs (lab_draw.h) round
+# as the GPU's do.
 CFLAGS    := -std=c11 -O2 -g -Wall -Wextra -Werror=implicit-function-declaration \
-             -D_GNU_SOURCE $(INCLUDES)
+             -ffp-contract=off -D_GNU_SOURCE $(INCLUDES)
 NVCCFLAGS := -std=c++17 -O3 -g -lineinfo $(GENCODE) $(INCLUDES) \
-             -Xcompiler -Wall,-Wno-unused-function --expt-relaxed-constexpr
+             -Xcompiler -Wall,-Wno-unused-function,-ffp-contract=off --expt-relaxed-constexpr
 LDCUDA    := -L$(CUDA_HOME)/lib64 -lcublas -lcudart -lpthread
 # ncursesw and tinfo by their runtime names: Debian's libncursesw.so is a linker script that
 # can pair one installation's libncursesw with another's libtinfo.

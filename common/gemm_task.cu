@@ -13,7 +13,8 @@ typedef struct state {
     void (*ref)(const float *A, const float *B, float *C, size_t M, size_t N, size_t K);
     int M, N, K, host;
     uint64_t seed;
-    float *A, *B, *C;    // host; C is what is checked
+    float *A, *B, *C;    // host; C is what is checked; A and B are NULL for a timed call's
+                         // on the GPU, drawn there
     float *hC;           // the host function's output: copied to C the moment it returns
     float *dA, *dB, *dC; // device (not used by the host-function cases)
 } state;
@@ -32,11 +33,13 @@ static void *make(const lab_case *c, uint64_t seed, void *user)
     s->K = (int)c->dim[2];
     s->seed = seed;
     const size_t M = c->dim[0], N = c->dim[1], K = c->dim[2];
-    s->A = (float *)lab_xmalloc(M * K * sizeof(float));
-    s->B = (float *)lab_xmalloc(K * N * sizeof(float));
     s->C = (float *)lab_xmalloc(M * N * sizeof(float));
     if (s->host)
         s->hC = (float *)lab_xmalloc(M * N * sizeof(float));
+    else if (lab_inputs_on_device())
+        return s; // upload draws A and B on the GPU
+    s->A = (float *)lab_xmalloc(M * K * sizeof(float));
+    s->B = (float *)lab_xmalloc(K * N * sizeof(float));
     lab_fill_f32(s->A, M * K, -1.0f, 1.0f, lab_seed_derive(seed, "A"));
     lab_fill_f32(s->B, K * N, -1.0f, 1.0f, lab_seed_derive(seed, "B"));
     return s;
@@ -60,6 +63,11 @@ static void upload(void *p)
     CUDA_CHECK(cudaMalloc((void **)&s->dA, M * K * sizeof(float)));
     CUDA_CHECK(cudaMalloc((void **)&s->dB, K * N * sizeof(float)));
     CUDA_CHECK(cudaMalloc((void **)&s->dC, M * N * sizeof(float)));
+    if (!s->A) {
+        lab_fill_f32_device(s->dA, M * K, -1.0f, 1.0f, lab_seed_derive(s->seed, "A"));
+        lab_fill_f32_device(s->dB, K * N, -1.0f, 1.0f, lab_seed_derive(s->seed, "B"));
+        return;
+    }
     CUDA_CHECK(cudaMemcpy(s->dA, s->A, M * K * sizeof(float), cudaMemcpyHostToDevice));
     CUDA_CHECK(cudaMemcpy(s->dB, s->B, K * N * sizeof(float), cudaMemcpyHostToDevice));
 }

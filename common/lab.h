@@ -156,6 +156,18 @@ void lab_fill_f32(float *x, size_t n, float lo, float hi, uint64_t seed);
 void lab_fill_f64(double *x, size_t n, double lo, double hi, uint64_t seed);
 void lab_fill_i32(int32_t *x, size_t n, int32_t lo, int32_t hi, uint64_t seed); /* [lo, hi] */
 void lab_fill_u8(uint8_t *x, size_t n, uint8_t lo, uint8_t hi, uint64_t seed);  /* [lo, hi] */
+/* The same fills into device memory, drawn by the GPU: the same values, bit for bit
+ * (lab_draw.h), with no host copy and no upload. They return when the values are written. */
+void lab_fill_f32_device(float *d, size_t n, float lo, float hi, uint64_t seed);
+void lab_fill_f64_device(double *d, size_t n, double lo, double hi, uint64_t seed);
+void lab_fill_i32_device(int32_t *d, size_t n, int32_t lo, int32_t hi, uint64_t seed);
+void lab_fill_u8_device(uint8_t *d, size_t n, uint8_t lo, uint8_t hi, uint64_t seed);
+/* 1 while a task program makes and uploads the state of a timed call: the task's make() may
+ * then leave its host inputs undrawn, and its upload() draws them on the GPU instead. The
+ * check's states (drawn again after the timed calls, or by the verifier) are made with 0 and
+ * draw on the CPU. */
+int lab_inputs_on_device(void);
+void lab_set_inputs_on_device(int on);
 
 /* ======================================================================= checking */
 /* An element passes when |got - expected| <= abs_tol + rel_tol * scale, where scale is

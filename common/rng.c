@@ -2,6 +2,7 @@
 // case is a pure function of (seed, tag) and a verifier can draw it again.
 #include "lab.h"
 
+#include "lab_draw.h"
 #include "parallel.h"
 
 static uint64_t splitmix64(uint64_t *x)
@@ -57,9 +58,9 @@ uint64_t lab_seed_derive(uint64_t seed, const char *tag)
 }
 
 // ------------------------------------------------------------------ fills
-// A fill is cut into chunks of FILL_CHUNK elements, each drawn from its own stream
-// (seed, chunk): the values depend on the seed alone, never on how many threads drew them,
-// and inputs of a few GiB are ready in a fraction of a second on a many-core host.
+// Element i of a fill is lab_draw.h's value for (seed, i): the CPU's fills here and the GPU's
+// (draw.cu) agree bit for bit, whatever the chunks and threads. The chunks only spread the
+// work over every core.
 enum { FILL_CHUNK = 1 << 20 };
 
 typedef enum fill_kind { FILL_F32, FILL_F64, FILL_I32, FILL_U8 } fill_kind;
@@ -68,80 +69,65 @@ typedef struct fill_job {
     fill_kind kind;
     void *x;
     size_t n;
-    double lo, hi;  // floating fills: [lo, hi)
-    int64_t ilo;    // integer fills: [ilo, ilo + span)
-    uint64_t span;
-    uint64_t limit; // integer fills: lab_rng_below's rejection limit for span
-    int pow2;       // span is a power of two
+    double lo, span; // floating fills: [lo, lo + span)
+    int64_t ilo;     // integer fills: [ilo, ilo + ispan)
+    uint64_t ispan;
     uint64_t seed;
 } fill_job;
 
-// lab_rng_below's value, with its rejection limit worked out once per fill and a mask in place
-// of the division when the span is a power of two (the reduce, compact and histogram inputs).
-static inline uint64_t fill_below(lab_rng *r, const fill_job *j)
-{
-    uint64_t x;
-    do
-        x = lab_rng_next(r);
-    while (x >= j->limit);
-    return j->pow2 ? x & (j->span - 1) : x % j->span;
-}
-
 static void fill_chunk(size_t chunk, size_t begin, size_t end, void *arg)
 {
+    (void)chunk;
     const fill_job *j = (const fill_job *)arg;
-    lab_rng r;
-    lab_rng_seed(&r, j->seed ^ (0x9e3779b97f4a7c15ull * (chunk + 1)));
     switch (j->kind) {
     case FILL_F32:
         for (size_t i = begin; i < end; i++)
-            ((float *)j->x)[i] = (float)(j->lo + (j->hi - j->lo) * lab_rng_uniform(&r));
+            ((float *)j->x)[i] = lab_draw_f32(j->seed, i, j->lo, j->span);
         break;
     case FILL_F64:
         for (size_t i = begin; i < end; i++)
-            ((double *)j->x)[i] = j->lo + (j->hi - j->lo) * lab_rng_uniform(&r);
+            ((double *)j->x)[i] = lab_draw_f64(j->seed, i, j->lo, j->span);
         break;
     case FILL_I32:
         for (size_t i = begin; i < end; i++)
-            ((int32_t *)j->x)[i] = (int32_t)(j->ilo + (int64_t)fill_below(&r, j));
+            ((int32_t *)j->x)[i] = (int32_t)(j->ilo + (int64_t)lab_draw_below(j->seed, i, j->ispan));
         break;
     case FILL_U8:
         for (size_t i = begin; i < end; i++)
-            ((uint8_t *)j->x)[i] = (uint8_t)(j->ilo + (int64_t)fill_below(&r, j));
+            ((uint8_t *)j->x)[i] = (uint8_t)(j->ilo + (int64_t)lab_draw_below(j->seed, i, j->ispan));
         break;
     }
 }
 
-static void fill(fill_job *j)
-{
-    if (j->span) {
-        j->limit = UINT64_MAX - UINT64_MAX % j->span;
-        j->pow2 = (j->span & (j->span - 1)) == 0;
-    }
-    lab_parallel_chunks(j->n, FILL_CHUNK, fill_chunk, j);
-}
+static void fill(const fill_job *j) { lab_parallel_chunks(j->n, FILL_CHUNK, fill_chunk, (void *)j); }
 
 void lab_fill_f32(float *x, size_t n, float lo, float hi, uint64_t seed)
 {
-    fill_job j = {.kind = FILL_F32, .x = x, .n = n, .lo = lo, .hi = hi, .seed = seed};
+    fill_job j = {.kind = FILL_F32, .x = x, .n = n, .lo = lo, .span = (double)hi - (double)lo, .seed = seed};
     fill(&j);
 }
 
 void lab_fill_f64(double *x, size_t n, double lo, double hi, uint64_t seed)
 {
-    fill_job j = {.kind = FILL_F64, .x = x, .n = n, .lo = lo, .hi = hi, .seed = seed};
+    fill_job j = {.kind = FILL_F64, .x = x, .n = n, .lo = lo, .span = hi - lo, .seed = seed};
     fill(&j);
 }
 
 void lab_fill_i32(int32_t *x, size_t n, int32_t lo, int32_t hi, uint64_t seed)
 {
     fill_job j = {.kind = FILL_I32, .x = x, .n = n, .ilo = lo,
-                  .span = (uint64_t)((int64_t)hi - (int64_t)lo) + 1, .seed = seed};
+                  .ispan = (uint64_t)((int64_t)hi - (int64_t)lo) + 1, .seed = seed};
     fill(&j);
 }
 
 void lab_fill_u8(uint8_t *x, size_t n, uint8_t lo, uint8_t hi, uint64_t seed)
 {
-    fill_job j = {.kind = FILL_U8, .x = x, .n = n, .ilo = lo, .span = (uint64_t)(hi - lo) + 1, .seed = seed};
+    fill_job j = {.kind = FILL_U8, .x = x, .n = n, .ilo = lo, .ispan = (uint64_t)(hi - lo) + 1, .seed = seed};
     fill(&j);
 }
+
+static int inputs_on_device;
+
+int lab_inputs_on_device(void) { return inputs_on_device; }
+
+void lab_set_inputs_on_device(int on) { inputs_on_device = on; }

@@ -213,9 +213,13 @@ int task_run_case(const lab_task *t, const lab_options *o, lab_tolerance tol, in
     task_phases_start(&ph);
     for (int call = 0; call < warmup + reps; call++) {
         const int rep = call - warmup; // < 0: a warm-up call, seeded after the timed ones
+        // A timed call's inputs are drawn on the GPU by the tasks that can (lab_draw.h):
+        // the check below draws the same values on the CPU.
+        lab_set_inputs_on_device(1);
         void *st = t->make(c, lab_rep_seed(o->seed, rep >= 0 ? rep : reps + call), t->user);
         task_phase_end(&ph, PHASE_DRAW);
         t->upload(st);
+        lab_set_inputs_on_device(0);
         task_phase_end(&ph, PHASE_UPLOAD);
         double e = one_call(t, c, st, &tm);
         task_phase_end(&ph, PHASE_CALLS);

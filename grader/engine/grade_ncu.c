@@ -78,9 +78,10 @@ static double number(const char *s)
     return n && !*end && v >= 0 ? v : -1;
 }
 
-/* Where the table's columns are: Metric Name, Metric Unit, Metric Value. */
+/* Where the table's columns are: Kernel Name (-1 when absent), Metric Name, Metric Unit,
+ * Metric Value. */
 struct ncu_cols {
-    int name, unit, value;
+    int kernel, name, unit, value;
 };
 
 static int parse_row(const char **f, size_t n, const struct ncu_cols *c, struct ncu_kernels *k,
@@ -88,6 +89,10 @@ static int parse_row(const char **f, size_t n, const struct ncu_cols *c, struct 
 {
     if ((size_t)c->name >= n || (size_t)c->unit >= n || (size_t)c->value >= n ||
         strcmp(f[c->name], NCU_METRIC) != 0)
+        return 0;
+    /* the harness's own kernels (inputs drawn on the GPU between the calls) */
+    if (c->kernel >= 0 && (size_t)c->kernel < n &&
+        strncmp(f[c->kernel], NCU_HARNESS_NS, strlen(NCU_HARNESS_NS)) == 0)
         return 0;
     double per = unit_ms(f[c->unit]), v = number(f[c->value]);
     if (per <= 0 || v < 0) {
@@ -103,7 +108,7 @@ static int parse_row(const char **f, size_t n, const struct ncu_cols *c, struct 
 int ncu_parse_csv(const char *text, struct ncu_kernels *k, char *err, size_t errlen)
 {
     memset(k, 0, sizeof *k);
-    struct ncu_cols c = {-1, -1, -1};
+    struct ncu_cols c = {-1, -1, -1, -1};
     char *copy = xstrdup(text ? text : ""), *save = NULL;
     char buf[NCU_FIELD_MAX * 8];
     const char *f[NCU_MAX_COLS];
@@ -114,8 +119,8 @@ int ncu_parse_csv(const char *text, struct ncu_kernels *k, char *err, size_t err
             continue; /* ==PROF== lines, and anything else that is not the table */
         size_t n = csv_fields(line, buf, sizeof buf, f, NCU_MAX_COLS);
         if (!header) {
-            c = (struct ncu_cols){column(f, n, "Metric Name"), column(f, n, "Metric Unit"),
-                                  column(f, n, "Metric Value")};
+            c = (struct ncu_cols){column(f, n, "Kernel Name"), column(f, n, "Metric Name"),
+                                  column(f, n, "Metric Unit"), column(f, n, "Metric Value")};
             header = c.name >= 0 && c.unit >= 0 && c.value >= 0;
             continue;
         }

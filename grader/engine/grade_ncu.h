@@ -26,7 +26,8 @@
  *     its timed window, and the warm-up count is the task's own).
  *   --log-file: the table goes to a file, away from what the program prints.
  * The student's code cannot tell this run from the sanitizers' runs by its arguments: the
- * same options, a case of its own.
+ * same options, a case of its own. The harness's own kernels, which draw each call's inputs
+ * on the GPU before its timed window, are named lab::... and left out of the sum.
  *
  * What real ncu writes there (`--csv --page details`, one row per kernel and metric; later
  * versions add rule columns after "Metric Value"; numbers may carry thousands separators):
@@ -45,6 +46,10 @@
 #include <stddef.h>
 
 #define NCU_METRIC "gpu__time_duration.sum"
+/* Kernels named in this namespace are the harness's own (its inputs drawn on the GPU before a
+ * call, common/lab_draw.h): not part of a call, so not summed. The object check keeps every
+ * name in it from an exercise, so no student kernel can hide there. */
+#define NCU_HARNESS_NS "lab::"
 /* Calls profiled; at least the harness's LAB_DUMP_REPS, which the speed case must hold. */
 #define NCU_REPS 3
 /* The harness's time may fall this far below the kernels' before it is a finding. Honest

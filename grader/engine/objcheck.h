@@ -71,6 +71,10 @@ const char *objcheck_call_why(const char *name, const char *pretty);
 /* 1 when a global definition of this C++ name is the student's own (a kernel, a helper) and
  * not one that takes the place of a library's or the runtime's. */
 int objcheck_define_allowed(const char *name, const char *pretty, int weak);
+/* 1 when a demangled name is in namespace lab ("lab::k(int)", "void lab::k<1>(int)"): the
+ * harness's own kernels are named there, and the ncu cross-check leaves them out of a call's
+ * time, so an exercise may define nothing there, not even a static name. */
+int objcheck_harness_name(const char *pretty);
 /* 1 when the forbid word matches the symbol (prefix of a C name, namespace of a C++ name). */
 int objcheck_forbid_match(const char *word, const char *name, const char *pretty);
 /* [A-Za-z0-9_] */

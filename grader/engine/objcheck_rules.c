@@ -168,6 +168,19 @@ int objcheck_define_allowed(const char *name, const char *pretty, int weak)
     return !in_list(reserved_cxx, COUNT(reserved_cxx), pretty);
 }
 
+int objcheck_harness_name(const char *pretty)
+{
+    if (!pretty)
+        return 0;
+    /* the qualified name starts after the return type a template's name carries */
+    size_t end = strcspn(pretty, "<(");
+    const char *start = pretty;
+    for (size_t i = 0; i < end; i++)
+        if (pretty[i] == ' ')
+            start = pretty + i + 1;
+    return strncmp(start, "lab::", 5) == 0;
+}
+
 int objcheck_ident_char(char c)
 {
     return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';

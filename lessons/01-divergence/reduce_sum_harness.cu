@@ -33,7 +33,8 @@ static const lab_case reduce_cases[] = {
 
 typedef struct reduce_state {
     size_t n, offset;
-    float *x;       /* host input */
+    uint64_t seed;  /* the input's */
+    float *x;       /* host input; NULL for a timed call's, drawn on the GPU */
     float sum;      /* host copy of the output */
     float *d_alloc; /* offset + n floats; the input starts `offset` floats in */
     float *d_out;
@@ -55,17 +56,32 @@ static void convert_chunk(size_t chunk, size_t begin, size_t end, void *arg)
     }
 }
 
+/* The same conversion on the GPU, for inputs drawn there. In namespace lab, as every kernel of
+ * the harness's own (lab_draw.h). */
+namespace lab {
+__global__ void reduce_convert_kernel(float *x, size_t n)
+{
+    const size_t stride = (size_t)gridDim.x * blockDim.x;
+    for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) {
+        const int32_t v = __float_as_int(x[i]);
+        x[i] = (float)(v >= 0 ? v + 1 : v);
+    }
+}
+} // namespace lab
+
 static void *reduce_make(const lab_case *c, uint64_t seed, void *user)
 {
     reduce_state *st = (reduce_state *)lab_xcalloc(1, sizeof *st);
     st->n = c->dim[0];
     st->offset = c->dim[1];
-    st->x = (float *)lab_xmalloc(st->n * sizeof(float));
-    /* Drawn as int32 into the same bytes, then converted in place: no second n-sized buffer.
-     * Every timed repetition draws its own 2^28 values, so the conversion runs on every core. */
-    lab_fill_i32((int32_t *)(void *)st->x, st->n, -8, 7, lab_seed_derive(seed, "x"));
-    lab_parallel_chunks(st->n, CONVERT_CHUNK, convert_chunk, st->x);
+    st->seed = lab_seed_derive(seed, "x");
     st->sum = 0.0f;
+    if (lab_inputs_on_device())
+        return st; /* a timed call's: reduce_upload draws them on the GPU */
+    st->x = (float *)lab_xmalloc(st->n * sizeof(float));
+    /* Drawn as int32 into the same bytes, then converted in place: no second n-sized buffer. */
+    lab_fill_i32((int32_t *)(void *)st->x, st->n, -8, 7, st->seed);
+    lab_parallel_chunks(st->n, CONVERT_CHUNK, convert_chunk, st->x);
     return st;
 }
 
@@ -86,8 +102,15 @@ static void reduce_upload(void *p)
     CUDA_CHECK(cudaMalloc(&st->d_alloc, (st->offset + st->n) * sizeof(float)));
     CUDA_CHECK(cudaMalloc(&st->d_out, sizeof(float)));
     CUDA_CHECK(cudaMalloc(&st->d_work, REDUCE_SUM_WORK_FLOATS * sizeof(float)));
-    CUDA_CHECK(cudaMemcpy(st->d_alloc + st->offset, st->x, st->n * sizeof(float),
-                          cudaMemcpyHostToDevice));
+    float *x = st->d_alloc + st->offset;
+    if (st->x) {
+        CUDA_CHECK(cudaMemcpy(x, st->x, st->n * sizeof(float), cudaMemcpyHostToDevice));
+        return;
+    }
+    lab_fill_i32_device((int32_t *)(void *)x, st->n, -8, 7, st->seed);
+    lab::reduce_convert_kernel<<<1024, 256>>>(x, st->n);
+    CUDA_LAUNCH_CHECK();
+    CUDA_CHECK(cudaDeviceSynchronize());
 }
 
 static void reduce_reset(void *p)

@@ -31,7 +31,8 @@ typedef struct conv_state {
     size_t n;
     int width;
     float mask[CONV1D_MAX_WIDTH];
-    float *in, *out;   /* host */
+    uint64_t seed;     /* the input's */
+    float *in, *out;   /* host; in is NULL for a timed call's, drawn on the GPU */
     float *d_in, *d_out;
 } conv_state;
 
@@ -40,10 +41,13 @@ static void *conv_make(const lab_case *c, uint64_t seed, void *user)
     conv_state *st = (conv_state *)lab_xcalloc(1, sizeof *st);
     st->n = c->dim[0];
     st->width = (int)c->dim[1];
-    st->in = (float *)lab_xmalloc(st->n * sizeof(float));
+    st->seed = lab_seed_derive(seed, "in");
     st->out = (float *)lab_xmalloc(st->n * sizeof(float));
-    lab_fill_f32(st->in, st->n, -1.0f, 1.0f, lab_seed_derive(seed, "in"));
     lab_fill_f32(st->mask, (size_t)st->width, -1.0f, 1.0f, lab_seed_derive(seed, "mask"));
+    if (lab_inputs_on_device())
+        return st;
+    st->in = (float *)lab_xmalloc(st->n * sizeof(float));
+    lab_fill_f32(st->in, st->n, -1.0f, 1.0f, st->seed);
     return st;
 }
 
@@ -63,7 +67,10 @@ static void conv_upload(void *p)
     conv_state *st = (conv_state *)p;
     CUDA_CHECK(cudaMalloc(&st->d_in, st->n * sizeof(float)));
     CUDA_CHECK(cudaMalloc(&st->d_out, st->n * sizeof(float)));
-    CUDA_CHECK(cudaMemcpy(st->d_in, st->in, st->n * sizeof(float), cudaMemcpyHostToDevice));
+    if (st->in)
+        CUDA_CHECK(cudaMemcpy(st->d_in, st->in, st->n * sizeof(float), cudaMemcpyHostToDevice));
+    else
+        lab_fill_f32_device(st->d_in, st->n, -1.0f, 1.0f, st->seed);
     conv1d_set_mask(st->mask, st->width);
     CUDA_CHECK(cudaDeviceSynchronize());
 }

@@ -26,7 +26,8 @@ static const lab_case transpose_cases[] = {
 
 typedef struct transpose_state {
     size_t rows, cols;
-    float *in;   /* host input, rows × cols */
+    uint64_t seed; /* the input's */
+    float *in;   /* host input, rows × cols; NULL for a timed call's, drawn on the GPU */
     float *out;  /* host output, cols × rows */
     float *d_in, *d_out;
 } transpose_state;
@@ -37,9 +38,12 @@ static void *transpose_make(const lab_case *c, uint64_t seed, void *user)
     st->rows = c->dim[0];
     st->cols = c->dim[1];
     const size_t count = st->rows * st->cols;
-    st->in = (float *)lab_xmalloc(count * sizeof(float));
+    st->seed = lab_seed_derive(seed, "in");
     st->out = (float *)lab_xmalloc(count * sizeof(float));
-    lab_fill_f32(st->in, count, -1.0f, 1.0f, lab_seed_derive(seed, "in"));
+    if (lab_inputs_on_device())
+        return st;
+    st->in = (float *)lab_xmalloc(count * sizeof(float));
+    lab_fill_f32(st->in, count, -1.0f, 1.0f, st->seed);
     return st;
 }
 
@@ -60,7 +64,10 @@ static void transpose_upload(void *p)
     const size_t bytes = st->rows * st->cols * sizeof(float);
     CUDA_CHECK(cudaMalloc(&st->d_in, bytes));
     CUDA_CHECK(cudaMalloc(&st->d_out, bytes));
-    CUDA_CHECK(cudaMemcpy(st->d_in, st->in, bytes, cudaMemcpyHostToDevice));
+    if (st->in)
+        CUDA_CHECK(cudaMemcpy(st->d_in, st->in, bytes, cudaMemcpyHostToDevice));
+    else
+        lab_fill_f32_device(st->d_in, st->rows * st->cols, -1.0f, 1.0f, st->seed);
 }
 
 static void transpose_reset(void *p)

@@ -14,11 +14,14 @@ image_task *image_task_new(size_t width, size_t height, float theta, float zoom,
     t->theta = theta;
     t->zoom = zoom;
     t->mode = mode;
-    t->h_in = (float *)lab_xcalloc(width * height, sizeof(float));
+    t->seed = lab_seed_derive(seed, "image");
     t->h_out = (float *)lab_xcalloc(width * height, sizeof(float));
+    if (lab_inputs_on_device())
+        return t; /* a timed call's: image_task_upload draws it on the GPU */
+    t->h_in = (float *)lab_xcalloc(width * height, sizeof(float));
     /* Noise, not a smooth picture: every neighbour differs, so a half-texel offset, point
      * sampling or the wrong address mode shows at almost every pixel. */
-    lab_fill_f32(t->h_in, width * height, 0.0f, 1.0f, lab_seed_derive(seed, "image"));
+    lab_fill_f32(t->h_in, width * height, 0.0f, 1.0f, t->seed);
     return t;
 }
 
@@ -45,9 +48,16 @@ void image_task_upload(void *st)
     const cudaChannelFormatDesc desc = cudaCreateChannelDesc<float>();
     const size_t row = t->width * sizeof(float);
     CUDA_CHECK(cudaMallocArray(&t->d_in, &desc, t->width, t->height));
-    CUDA_CHECK(cudaMemcpy2DToArray(t->d_in, 0, 0, t->h_in, row, row, t->height,
-                                   cudaMemcpyHostToDevice));
     CUDA_CHECK(cudaMalloc(&t->d_out, row * t->height));
+    if (t->h_in) {
+        CUDA_CHECK(cudaMemcpy2DToArray(t->d_in, 0, 0, t->h_in, row, row, t->height,
+                                       cudaMemcpyHostToDevice));
+        return;
+    }
+    /* drawn into the output's memory, which reset poisons before every call */
+    lab_fill_f32_device(t->d_out, t->width * t->height, 0.0f, 1.0f, t->seed);
+    CUDA_CHECK(cudaMemcpy2DToArray(t->d_in, 0, 0, t->d_out, row, row, t->height,
+                                   cudaMemcpyDeviceToDevice));
 }
 
 void image_task_reset(void *st)

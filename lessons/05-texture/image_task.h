@@ -11,12 +11,15 @@ typedef struct image_task {
     size_t width, height;
     float theta, zoom;
     enum tex_address mode;
-    float *h_in, *h_out;
+    uint64_t seed; /* the image's */
+    float *h_in;   /* NULL for a timed call's, drawn on the GPU */
+    float *h_out;
     cudaArray_t d_in;
     float *d_out;
 } image_task;
 
-/* Host side only: the input drawn from the seed, the output allocated. */
+/* Host side only: the input drawn from the seed (unless lab_inputs_on_device()), the output
+ * allocated. */
 image_task *image_task_new(size_t width, size_t height, float theta, float zoom,
                            enum tex_address mode, uint64_t seed);
 float image_task_radians(size_t degrees);

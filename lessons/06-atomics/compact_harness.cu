@@ -5,6 +5,7 @@
 
 #include "compact.h"
 #include "lab.h"
+#include "lab_draw.h"
 #include "parallel.h"
 
 /* dim = { n, percent of the elements kept }. One element kept or not, none kept, all kept, a
@@ -23,7 +24,10 @@ static const lab_case cases[] = {
 
 typedef struct state {
     size_t n;
-    int32_t *h_in, *h_out;
+    uint8_t keep;                   /* percent kept */
+    uint64_t value_seed, keep_seed; /* the input's */
+    int32_t *h_in;                  /* NULL for a timed call's, drawn on the GPU */
+    int32_t *h_out;
     uint32_t h_count;
     int32_t *d_in, *d_out;
     unsigned int *d_counter;
@@ -49,19 +53,38 @@ static void mark_chunk(size_t chunk, size_t begin, size_t end, void *arg)
             j->values[i] = -1 - j->values[i];
 }
 
+/* The same values and marks drawn on the GPU, for a timed call's input (lab_draw.h: element i
+ * of each fill is a function of its seed and i alone). In namespace lab, as every kernel of
+ * the harness's own. */
+namespace lab {
+__global__ void compact_draw_kernel(int32_t *values, size_t n, uint64_t value_seed,
+                                   uint64_t keep_seed, unsigned keep)
+{
+    const size_t stride = (size_t)gridDim.x * blockDim.x;
+    for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) {
+        const int32_t v = (int32_t)lab_draw_below(value_seed, i, (uint64_t)INT32_MAX + 1);
+        values[i] = lab_draw_below(keep_seed, i, 100) >= keep ? -1 - v : v;
+    }
+}
+} // namespace lab
+
 static void *make(const lab_case *c, uint64_t seed, void *user)
 {
     state *s = (state *)lab_xcalloc(1, sizeof *s);
     s->n = c->dim[0];
-    s->h_in = (int32_t *)lab_xmalloc(s->n * sizeof(int32_t));
+    s->keep = (uint8_t)c->dim[1];
+    s->value_seed = lab_seed_derive(seed, "values");
+    s->keep_seed = lab_seed_derive(seed, "keep");
     s->h_out = (int32_t *)lab_xmalloc(s->n * sizeof(int32_t));
+    if (lab_inputs_on_device())
+        return s; /* a timed call's: upload draws them on the GPU */
+    s->h_in = (int32_t *)lab_xmalloc(s->n * sizeof(int32_t));
     /* Magnitudes from the whole int range so that equal values are rare and a slot written
      * twice (one element lost, another duplicated) changes the multiset. */
     uint8_t *percent = (uint8_t *)lab_xmalloc(s->n);
-    lab_fill_i32(s->h_in, s->n, 0, INT32_MAX, lab_seed_derive(seed, "values"));
-    lab_fill_u8(percent, s->n, 0, 99, lab_seed_derive(seed, "keep"));
-    /* Every timed repetition draws its own inputs: the marking runs on every core. */
-    mark_job job = {s->h_in, percent, (uint8_t)c->dim[1]};
+    lab_fill_i32(s->h_in, s->n, 0, INT32_MAX, s->value_seed);
+    lab_fill_u8(percent, s->n, 0, 99, s->keep_seed);
+    mark_job job = {s->h_in, percent, s->keep};
     lab_parallel_chunks(s->n, MARK_CHUNK, mark_chunk, &job);
     free(percent);
     return s;
@@ -89,7 +112,13 @@ static void upload(void *st)
     CUDA_CHECK(cudaMalloc(&s->d_in, s->n * sizeof(int32_t)));
     CUDA_CHECK(cudaMalloc(&s->d_out, s->n * sizeof(int32_t)));
     CUDA_CHECK(cudaMalloc(&s->d_counter, sizeof(unsigned int)));
-    CUDA_CHECK(cudaMemcpy(s->d_in, s->h_in, s->n * sizeof(int32_t), cudaMemcpyHostToDevice));
+    if (s->h_in) {
+        CUDA_CHECK(cudaMemcpy(s->d_in, s->h_in, s->n * sizeof(int32_t), cudaMemcpyHostToDevice));
+        return;
+    }
+    lab::compact_draw_kernel<<<1024, 256>>>(s->d_in, s->n, s->value_seed, s->keep_seed, s->keep);
+    CUDA_LAUNCH_CHECK();
+    CUDA_CHECK(cudaDeviceSynchronize());
 }
 
 static void reset(void *st)

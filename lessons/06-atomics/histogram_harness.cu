@@ -5,6 +5,8 @@
 
 #include "histogram.h"
 #include "lab.h"
+#include "lab_draw.h"
+#include "parallel.h"
 
 enum spread { UNIFORM, SINGLE, SKEWED };
 
@@ -25,42 +27,79 @@ static const lab_case cases[] = {
 
 typedef struct state {
     size_t n;
-    uint8_t *h_in;
+    int spread;
+    uint64_t seed;  /* the input's */
+    uint8_t *h_in;  /* NULL for a timed call's, drawn on the GPU */
     unsigned int *h_bins;
     uint8_t *d_in;
     unsigned int *d_bins;
 } state;
 
-/* Skewed: nine bytes in ten from four hot bins, the rest anywhere (a dark photograph). */
-static void fill_skewed(uint8_t *x, size_t n, uint64_t seed)
+/* Skewed: nine bytes in ten from four hot bins, the rest anywhere (a dark photograph). The
+ * high bits pick hot or not, the low ones the byte: a function of (seed, i) alone, drawn
+ * alike on the CPU and the GPU. */
+static LAB_HD inline uint8_t skewed_byte(uint64_t seed, size_t i)
 {
-    static const uint8_t hot[4] = { 0, 1, 17, 200 };
-    lab_rng r;
-    lab_rng_seed(&r, seed);
-    for (size_t i = 0; i < n; i++)
-        x[i] = lab_rng_below(&r, 10) ? hot[lab_rng_below(&r, 4)] : (uint8_t)lab_rng_below(&r, 256);
+    const uint64_t x = lab_draw_bits(seed, i);
+    const uint8_t hot[4] = { 0, 1, 17, 200 };
+    return lab_draw_mulhi(x, 10) ? hot[(x >> 8) & 3] : (uint8_t)x;
+}
+
+enum { SKEW_CHUNK = 1 << 20 };
+
+typedef struct skew_job {
+    uint8_t *x;
+    uint64_t seed;
+} skew_job;
+
+static void skew_chunk(size_t chunk, size_t begin, size_t end, void *arg)
+{
+    (void)chunk;
+    const skew_job *j = (const skew_job *)arg;
+    for (size_t i = begin; i < end; i++)
+        j->x[i] = skewed_byte(j->seed, i);
+}
+
+/* In namespace lab, as every kernel of the harness's own (lab_draw.h). */
+namespace lab {
+__global__ void histogram_skew_kernel(uint8_t *x, size_t n, uint64_t seed)
+{
+    const size_t stride = (size_t)gridDim.x * blockDim.x;
+    for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride)
+        x[i] = skewed_byte(seed, i);
+}
+} // namespace lab
+
+/* The byte every element of a SINGLE case holds. */
+static uint8_t single_byte(uint64_t seed)
+{
+    uint8_t v;
+    lab_fill_u8(&v, 1, 0, 255, seed);
+    return v;
 }
 
 static void *make(const lab_case *c, uint64_t seed, void *user)
 {
     state *s = (state *)lab_xcalloc(1, sizeof *s);
     s->n = c->dim[0];
-    s->h_in = (uint8_t *)lab_xmalloc(s->n);
+    s->spread = (int)c->dim[1];
+    s->seed = lab_seed_derive(seed, "bytes");
     s->h_bins = (unsigned int *)lab_xmalloc(HISTOGRAM_BINS * sizeof(unsigned int));
-    const uint64_t data_seed = lab_seed_derive(seed, "bytes");
-    switch (c->dim[1]) {
+    if (lab_inputs_on_device())
+        return s; /* a timed call's: upload draws them on the GPU */
+    s->h_in = (uint8_t *)lab_xmalloc(s->n);
+    switch (s->spread) {
     case UNIFORM:
-        lab_fill_u8(s->h_in, s->n, 0, 255, data_seed);
+        lab_fill_u8(s->h_in, s->n, 0, 255, s->seed);
         break;
-    case SINGLE: {
-        uint8_t v;
-        lab_fill_u8(&v, 1, 0, 255, data_seed);
-        memset(s->h_in, v, s->n);
+    case SINGLE:
+        memset(s->h_in, single_byte(s->seed), s->n);
+        break;
+    default: {
+        skew_job job = { s->h_in, s->seed };
+        lab_parallel_chunks(s->n, SKEW_CHUNK, skew_chunk, &job);
         break;
     }
-    default:
-        fill_skewed(s->h_in, s->n, data_seed);
-        break;
     }
     return s;
 }
@@ -82,7 +121,23 @@ static void upload(void *st)
     state *s = (state *)st;
     CUDA_CHECK(cudaMalloc(&s->d_in, s->n));
     CUDA_CHECK(cudaMalloc(&s->d_bins, HISTOGRAM_BINS * sizeof(unsigned int)));
-    CUDA_CHECK(cudaMemcpy(s->d_in, s->h_in, s->n, cudaMemcpyHostToDevice));
+    if (s->h_in) {
+        CUDA_CHECK(cudaMemcpy(s->d_in, s->h_in, s->n, cudaMemcpyHostToDevice));
+        return;
+    }
+    switch (s->spread) {
+    case UNIFORM:
+        lab_fill_u8_device(s->d_in, s->n, 0, 255, s->seed);
+        break;
+    case SINGLE:
+        CUDA_CHECK(cudaMemset(s->d_in, single_byte(s->seed), s->n));
+        break;
+    default:
+        lab::histogram_skew_kernel<<<1024, 256>>>(s->d_in, s->n, s->seed);
+        CUDA_LAUNCH_CHECK();
+        break;
+    }
+    CUDA_CHECK(cudaDeviceSynchronize());
 }
 
 static void reset(void *st)

@@ -70,6 +70,27 @@ static void test_columns_found_by_name(void **state)
     assert_float_equal(k.total_ms, 0.003, 1e-12);
 }
 
+/* The harness's own kernels (lab::..., inputs drawn on the GPU before each call) are not part
+ * of a call: left out. A student's kernel whose name merely contains lab:: is summed. */
+static void test_harness_kernels_left_out(void **state)
+{
+    (void)state;
+    const char *text = "\"ID\",\"Kernel Name\",\"Metric Name\",\"Metric Unit\",\"Metric Value\"\n"
+                       "\"0\",\"lab::fill_kernel(lab::fill_args)\",\"gpu__time_duration.sum\","
+                       "\"nsecond\",\"900,000\"\n"
+                       "\"1\",\"reduce(const float *, float *)\",\"gpu__time_duration.sum\","
+                       "\"nsecond\",\"2,000\"\n"
+                       "\"2\",\"lab::reduce_convert_kernel(float *, unsigned long)\","
+                       "\"gpu__time_duration.sum\",\"nsecond\",\"500,000\"\n"
+                       "\"3\",\"mine::lab::k(int)\",\"gpu__time_duration.sum\",\"nsecond\","
+                       "\"1,000\"\n";
+    struct ncu_kernels k;
+    char err[256] = "";
+    assert_int_equal(ncu_parse_csv(text, &k, err, sizeof err), 0);
+    assert_int_equal(k.n, 2);
+    assert_float_equal(k.total_ms, 0.003, 1e-12);
+}
+
 static void test_bad_tables(void **state)
 {
     (void)state;
@@ -192,6 +213,7 @@ int main(void)
         cmocka_unit_test(test_sums_the_durations),
         cmocka_unit_test(test_scaled_units_and_other_metrics),
         cmocka_unit_test(test_columns_found_by_name),
+        cmocka_unit_test(test_harness_kernels_left_out),
         cmocka_unit_test(test_bad_tables),
         cmocka_unit_test(test_trouble),
         cmocka_unit_test(test_rule_and_draw),

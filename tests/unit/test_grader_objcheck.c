@@ -126,6 +126,30 @@ static void definitions_that_replace_the_programs_own(void **state)
     EXPECT(v, "defines operator new(unsigned long)");
 }
 
+/* Namespace lab is the harness's (its kernels are left out of the ncu cross-check's sum):
+ * nothing may be defined there, global, static or in an anonymous namespace inside it. */
+static void nothing_in_the_harness_namespace(void **state)
+{
+    (void)state;
+    struct objcheck_verdict v = judge("namespace lab { void fill_kernel(int *x) { *x = 1; } }\n"
+                                      "extern \"C\" void matmul_naive(void) {}\n", 1, NULL, NULL);
+    EXPECT(v, "ex.cc:1: defines lab::fill_kernel(int*) — namespace lab holds the harness's");
+    v = judge("namespace lab { __attribute__((used)) static void k(int *x) { *x = 2; } }\n"
+              "extern \"C\" void matmul_naive(int *x) { lab::k(x); }\n", 1, NULL, NULL);
+    EXPECT(v, "defines lab::k(int*)");
+    v = judge("namespace lab { namespace { __attribute__((used)) void k(int *x) { *x = 3; } } }\n"
+              "extern \"C\" void matmul_naive(int *x) { lab::k(x); }\n", 1, NULL, NULL);
+    EXPECT(v, "defines lab::(anonymous namespace)::k(int*)");
+    v = judge("namespace lab { template <int N> void k(int *x) { *x = N; } }\n"
+              "template void lab::k<4>(int *);\n"
+              "extern \"C\" void matmul_naive(int *x) { lab::k<4>(x); }\n", 1, NULL, NULL);
+    EXPECT(v, "defines void lab::k<4>(int*)");
+    v = judge("namespace mine { namespace lab { void k(int *x) { *x = 5; } } }\n"
+              "extern \"C\" void matmul_naive(int *x) { mine::lab::k(x); }\n", 1, NULL, NULL);
+    assert_false(v.rejected);
+    objcheck_verdict_free(&v);
+}
+
 static void code_before_main(void **state)
 {
     (void)state;
@@ -246,6 +270,7 @@ int main(void)
         cmocka_unit_test(an_allow_word_lets_a_call_through),
         cmocka_unit_test(fork_threads_mprotect_clock),
         cmocka_unit_test(definitions_that_replace_the_programs_own),
+        cmocka_unit_test(nothing_in_the_harness_namespace),
         cmocka_unit_test(code_before_main),
         cmocka_unit_test(raw_syscall_instruction),
         cmocka_unit_test(forbid_by_prefix_and_namespace),

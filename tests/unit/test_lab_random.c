@@ -1,6 +1,7 @@
 // The seeded generator and fills: reproducible, in range, independent per tag.
 #include "cmocka_all.h"
 #include "lab.h"
+#include "lab_draw.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -69,8 +70,8 @@ static void fills_are_reproducible_and_bounded(void **state)
     assert_true(saw_lo && saw_hi); // both ends of [lo, hi] are reachable
 }
 
-// Fills are cut into independently seeded chunks (drawn in parallel): the values must depend
-// on the seed and the index alone, so a shorter fill is a prefix of a longer one.
+// Fills are drawn in parallel chunks: the values must depend on the seed and the index alone,
+// so a shorter fill is a prefix of a longer one.
 static void fills_do_not_depend_on_length_or_threads(void **state)
 {
     (void)state;
@@ -86,9 +87,9 @@ static void fills_do_not_depend_on_length_or_threads(void **state)
     free(b);
 }
 
-// An integer fill draws lab_rng_below's values from its chunk's stream, for every kind of
-// span: a power of two (masked), any other (divided), the whole int32 range.
-static void integer_fills_draw_rng_below(void **state)
+// A fill is lab_draw.h's formula, element by element (the GPU's fills use the same one), for
+// every kind of span: a power of two, any other, the whole int32 range.
+static void fills_are_the_element_formula(void **state)
 {
     (void)state;
     const struct { int32_t lo, hi; } spans[] = {{-8, 7}, {0, 99}, {0, INT32_MAX}, {-3, 3},
@@ -96,19 +97,40 @@ static void integer_fills_draw_rng_below(void **state)
     enum { N = 5000 };
     static int32_t x[N];
     static uint8_t u[N];
+    static float f[N];
     for (size_t k = 0; k < sizeof spans / sizeof spans[0]; k++) {
         lab_fill_i32(x, N, spans[k].lo, spans[k].hi, 77);
-        lab_rng r;
-        lab_rng_seed(&r, 77 ^ 0x9e3779b97f4a7c15ull); // chunk 0's stream
         const uint64_t span = (uint64_t)((int64_t)spans[k].hi - spans[k].lo) + 1;
-        for (size_t i = 0; i < N; i++)
-            assert_int_equal(x[i], (int32_t)(spans[k].lo + (int64_t)lab_rng_below(&r, span)));
+        for (uint64_t i = 0; i < N; i++)
+            assert_int_equal(x[i], (int32_t)(spans[k].lo + (int64_t)lab_draw_below(77, i, span)));
     }
     lab_fill_u8(u, N, 0, 255, 78);
-    lab_rng r;
-    lab_rng_seed(&r, 78 ^ 0x9e3779b97f4a7c15ull);
-    for (size_t i = 0; i < N; i++)
-        assert_int_equal(u[i], lab_rng_below(&r, 256));
+    lab_fill_f32(f, N, -1.0f, 1.0f, 79);
+    for (uint64_t i = 0; i < N; i++) {
+        assert_int_equal(u[i], lab_draw_below(78, i, 256));
+        assert_true(f[i] == (float)(-1.0 + 2.0 * lab_draw_unit(79, i)));
+    }
+}
+
+// lab_draw_below is uniform, and its redraw (taken about half the time for a span just past
+// 2^63) keeps values below the span and a function of (seed, index) alone.
+static void draw_below_is_uniform_and_redraws_in_range(void **state)
+{
+    (void)state;
+    int hits[10] = {0};
+    for (uint64_t i = 0; i < 100000; i++)
+        hits[lab_draw_below(3, i, 10)]++;
+    for (int k = 0; k < 10; k++)
+        assert_true(hits[k] > 9000 && hits[k] < 11000);
+    const uint64_t span = (1ull << 63) + 1;
+    int low = 0;
+    for (uint64_t i = 0; i < 10000; i++) {
+        uint64_t v = lab_draw_below(4, i, span);
+        assert_true(v < span);
+        assert_true(v == lab_draw_below(4, i, span));
+        low += v < span / 2;
+    }
+    assert_true(low > 4500 && low < 5500); // the redraws do not pile onto one half
 }
 
 int main(void)
@@ -119,7 +141,8 @@ int main(void)
         cmocka_unit_test(derive_separates_tags_and_seeds),
         cmocka_unit_test(fills_are_reproducible_and_bounded),
         cmocka_unit_test(fills_do_not_depend_on_length_or_threads),
-        cmocka_unit_test(integer_fills_draw_rng_below),
+        cmocka_unit_test(fills_are_the_element_formula),
+        cmocka_unit_test(draw_below_is_uniform_and_redraws_in_range),
     };
     return cmocka_run_group_tests_name("lab random", tests, NULL, NULL);
 }

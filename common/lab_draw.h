@@ -1,0 +1,93 @@
+/* Drawn inputs, element by element: element i of an input seeded s is a function of (s, i)
+ * alone, so the CPU and the GPU draw the same values, in any order, on any number of threads.
+ *
+ * The task programs draw the timed calls' inputs on the GPU, where they are needed (no host
+ * copy, no upload), and the check's inputs on the CPU. Both go through these functions: C on
+ * the CPU (rng.c's lab_fill_*), CUDA C on the GPU (draw.cu's lab_fill_*_device and a task's own
+ * kernels), and a GPU test holds the two to the same bits. Every kernel of the harness's own
+ * is named in namespace lab: an exercise may not define names there, and the grader's ncu
+ * cross-check leaves those kernels out of a timed call's.
+ *
+ * The generator is SplitMix64's: a Weyl sequence (s + (i + 1) * golden ratio) through a 64-bit
+ * finalizer. Floating values are computed in double with one rounded multiply and one rounded
+ * add, never a fused one: __dmul_rn and __dadd_rn on the GPU; the CPU builds with
+ * -ffp-contract=off. */
+#ifndef LAB_DRAW_H
+#define LAB_DRAW_H
+
+#include <stdint.h>
+
+#ifdef __CUDACC__
+#define LAB_HD __host__ __device__
+#else
+#define LAB_HD
+#endif
+
+#define LAB_DRAW_GOLDEN 0x9e3779b97f4a7c15ull
+
+static LAB_HD inline uint64_t lab_draw_mix(uint64_t z)
+{
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+/* 64 random bits: element i of the stream seeded s. */
+static LAB_HD inline uint64_t lab_draw_bits(uint64_t s, uint64_t i)
+{
+    return lab_draw_mix(s + (i + 1) * LAB_DRAW_GOLDEN);
+}
+
+static LAB_HD inline uint64_t lab_draw_mulhi(uint64_t a, uint64_t b)
+{
+#ifdef __CUDA_ARCH__
+    return __umul64hi(a, b);
+#else
+    return (uint64_t)(((unsigned __int128)a * b) >> 64);
+#endif
+}
+
+/* A value in [0, span), span > 0, every one equally likely: the high half of bits * span,
+ * with the rare low halves that would favour some values drawn again (from the bits
+ * themselves, so the value still depends on (s, i) alone). */
+static LAB_HD inline uint64_t lab_draw_below(uint64_t s, uint64_t i, uint64_t span)
+{
+    uint64_t x = lab_draw_bits(s, i);
+    uint64_t lo = x * span;
+    if (lo < span) {
+        const uint64_t floor = (0 - span) % span; /* 2^64 mod span */
+        while (lo < floor) {
+            x = lab_draw_mix(x + LAB_DRAW_GOLDEN);
+            lo = x * span;
+        }
+    }
+    return lab_draw_mulhi(x, span);
+}
+
+/* A double in [0, 1): the top 53 bits, exactly. */
+static LAB_HD inline double lab_draw_unit(uint64_t s, uint64_t i)
+{
+    return (double)(lab_draw_bits(s, i) >> 11) * 0x1.0p-53;
+}
+
+/* lo + span * u, rounded twice in double, as every caller of the fills gets it. */
+static LAB_HD inline double lab_draw_scale(double lo, double span, double u)
+{
+#ifdef __CUDA_ARCH__
+    return __dadd_rn(lo, __dmul_rn(span, u));
+#else
+    return lo + span * u;
+#endif
+}
+
+static LAB_HD inline float lab_draw_f32(uint64_t s, uint64_t i, double lo, double span)
+{
+    return (float)lab_draw_scale(lo, span, lab_draw_unit(s, i));
+}
+
+static LAB_HD inline double lab_draw_f64(uint64_t s, uint64_t i, double lo, double span)
+{
+    return lab_draw_scale(lo, span, lab_draw_unit(s, i));
+}
+
+#endif

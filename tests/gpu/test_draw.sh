@@ -1,0 +1,9 @@
+#!/usr/bin/env bash
+# The timed calls' inputs are drawn on the GPU and the check's on the CPU: the two fills must
+# agree bit for bit, for every kind and at sizes around the chunks and the grid.
+source "$(dirname "$0")/../lib.sh"
+require_gpu
+bin=build/tests/gpu/draw_match
+[ -x "$bin" ] || { bad "$bin missing (make $bin)"; finish; }
+expect_exit 0 "the GPU's fills are the CPU's, bit for bit" "$bin"
+finish

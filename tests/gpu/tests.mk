@@ -1,0 +1,5 @@
+# A program for the test of the GPU's fills (tests/gpu/test_draw.sh).
+TEST_BINS += $(BUILD)/tests/gpu/draw_match
+$(BUILD)/tests/gpu/draw_match: $(BUILD)/obj/tests/gpu/draw_match.o $(LIBLAB)
+	@mkdir -p $(@D)
+	$(call quiet,LINK,$@)$(NVCC) $(GENCODE) -o $@ $^ $(LDCUDA)
