@@ -49,7 +49,7 @@ static void usage(FILE *out)
           "  --seed N          seed for every task (default: a fresh one per grading)\n"
           "  --no-sanitize     skip compute-sanitizer\n"
           "  --ncu-share P     cross-check the speed under ncu for this share of the gradings\n"
-          "                    (0-1, default 0.1), and always when faster than the reference\n"
+          "                    (0-1, default 0.1), and always when 10 % faster than the reference\n"
           "  --ncu PATH        the ncu to use (default: PATH, $CUDA_HOME/bin, /usr/local/cuda/bin)\n"
           "  --no-build        grade the binaries as built (no make)\n"
           "  --no-sandbox      run student code without bubblewrap (to measure what it costs)\n"

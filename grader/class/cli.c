@@ -30,7 +30,7 @@ static void usage(FILE *f)
         "  --make-timeout S   limit of the make that builds the course once (default 600)\n"
         "  --no-sanitize      skip compute-sanitizer\n"
         "  --ncu-share P      cross-check the speed under ncu for this share of the gradings\n"
-        "                     (0-1, default 0.1), and always when faster than the reference\n"
+        "                     (0-1, default 0.1), and always when 10 %% faster than the reference\n"
         "  --force            regrade students whose results are up to date\n"
         "  --only NAME        grade only this student (repeatable)\n"
         "  --keep-work        keep the scratch builds\n"

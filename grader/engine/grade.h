@@ -11,7 +11,7 @@
  *   6. build/solutions/L/T --seed S --case SPEED --report REF.tap -> reference time, same run
  *   7. compute-sanitizer --tool X ... <exercise> --case SMALL   -> findings
  *   8. ncu ... <exercise> --case SPEED --warmup 0 --reps 3      -> the kernels' time, against
- *      step 4's (grade_ncu.h; when faster than the reference, or drawn)
+ *      step 4's (grade_ncu.h; when 10 % faster than the reference, or drawn)
  * Step 4's own report is read for times only; its exit status tells crash / CUDA error / skip,
  * and a skip counts only when the reference, run on the small case, skips too.
  */

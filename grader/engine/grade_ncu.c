@@ -165,7 +165,7 @@ int ncu_agrees(double harness_ms, double ncu_ms)
 
 int ncu_wanted(double speed_ratio, double share, double draw)
 {
-    return speed_ratio > 1 || draw < share;
+    return speed_ratio > NCU_FASTER || draw < share;
 }
 
 /* ======================================================================= the step */

@@ -8,11 +8,13 @@
 #   shipped    the shipped exercises                                  wrong, build failed...
 #   slow       the solutions, 03's kernel launched 10 times per call  matmul_naive too slow
 #   crash      the solutions, 03's host wrapper writes through NULL   matmul_naive crashed
-#   hang       the solutions, 03's kernel spins forever               matmul_naive timed out
+#   hang       the solutions, 03's kernel spins on a volatile load     matmul_naive timed out
 #   sanitizer  the solutions, 03's kernel reads past the end of A     matmul_naive sanitizer
 # Writes OUTDIR/summary.txt (the rate, seconds per student, seconds per grading step summed
 # over the class), OUTDIR/class.csv (one row: the same figures) and OUTDIR/steps.csv (one row
-# per student and step), plus the gradebook and the class log. Needs a GPU.
+# per student and step), plus the gradebook and the class log. A student whose matmul_naive
+# outcome is not its kind's (a mutation that no longer does what it says) is named in the
+# summary, and the script exits 1. Needs a GPU.
 set -u
 cd "$(dirname "$0")/../.."
 [ $# -ge 1 ] || { echo "usage: tests/class/bench_class.sh OUTDIR [N] [LIMIT] [grader class options...]" >&2; exit 2; }
@@ -35,7 +37,9 @@ mutate() {
   case $1 in
     slow) sed -i 's/^\( *\)matmul_naive_kernel<<<\(.*\)$/\1for (int slow_rep = 0; slow_rep < 10; slow_rep++)\n\1    matmul_naive_kernel<<<\2/' "$f" ;;
     crash) sed -i 's/^\( *\)matmul_naive(dA, dB, dC, M, N, K);/\1*(volatile int *)16 = 1;\n&/' "$f" ;;
-    hang) sed -i 's/^\( *\)float sum = 0.0f;/\1volatile int spin = 1;\n\1while (spin) {\n\1}\n&/' "$f" ;;
+    # a load from memory each turn: an empty loop on a local, even a volatile one, is removed
+    # by ptxas, and the "hang" passed
+    hang) sed -i 's/^\( *\)float sum = 0.0f;/\1while (((volatile const float *)A)[0] == ((volatile const float *)A)[0]) {\n\1}\n&/' "$f" ;;
     sanitizer) sed -i 's/^\( *\)C\[(size_t)row \* N + col\] = sum;/\1sum += 0.0f * A[(size_t)M * K + col];\n&/' "$f" ;;
   esac
 }
@@ -65,7 +69,9 @@ cp "$class/gradebook.csv" "$class/junit.xml" "$out/" 2>/dev/null
 python3 - "$class" "$secs" "$out" "$*" <<'EOF' | tee -a "$out/summary.txt"
 import csv, glob, json, os, sys
 cls, secs, out, opts = sys.argv[1], float(sys.argv[2]), sys.argv[3], sys.argv[4]
-steps, done, rows = {}, 0, []
+steps, done, rows, odd = {}, 0, [], []
+expected = {"ref": "passed", "slow": "too_slow", "crash": "crashed", "hang": "timed_out",
+            "sanitizer": "sanitizer"}
 for path in sorted(glob.glob(os.path.join(cls, "*", "results.json"))):
     student = os.path.basename(os.path.dirname(path))
     try:
@@ -74,10 +80,16 @@ for path in sorted(glob.glob(os.path.join(cls, "*", "results.json"))):
         continue
     tasks = d.get("tasks") or d.get("tests") or []
     done += 1
+    kind = student.split("-", 1)[-1]
     for t in tasks:
-        for k, v in (t.get("steps") or {}).items():
+        res = t.get("result") or t  # results.json keeps the engine's record under "result"
+        tid = res.get("id", t.get("name", ""))
+        for k, v in (res.get("steps") or {}).items():
             steps[k] = steps.get(k, 0.0) + (v or 0.0)
-            rows.append((student, t.get("id", t.get("name", "")), k, v))
+            rows.append((student, tid, k, v))
+        if tid == "03-naive-matmul/matmul_naive" and kind in expected and \
+                res.get("outcome") != expected[kind]:
+            odd.append(f"{student}: matmul_naive {res.get('outcome')}, expected {expected[kind]}")
 rate = done / secs * 60 if secs > 0 else 0
 print(f"students graded: {done} in {secs:.0f} s: {rate:.2f} students a minute, "
       f"{secs / done if done else float('nan'):.1f} s a student")
@@ -93,5 +105,10 @@ with open(os.path.join(out, "steps.csv"), "w", newline="") as f:
     w = csv.writer(f)
     w.writerow(["student", "task", "step", "seconds"])
     w.writerows(rows)
+for line in odd:
+    print(f"NOT AS BUILT: {line}")
+sys.exit(1 if odd else 0)
 EOF
+figures_rc=${PIPESTATUS[0]}
 grep -E "^\[" "$out/class.log" | tail -n "$n" >>"$out/summary.txt"
+exit "$figures_rc"

@@ -143,8 +143,11 @@ static void test_rule_and_draw(void **state)
     assert_false(ncu_agrees(1.0, 1.5));
     assert_false(ncu_agrees(0.15, 1.5));
     assert_true(ncu_agrees(0.001, 0));
-    /* faster than the reference: always; else the share decides */
+    /* clearly faster than the reference: always; else (a copy of the reference's noise
+     * included) the share decides */
     assert_true(ncu_wanted(1.5, 0, 0.99));
+    assert_true(ncu_wanted(1.11, 0, 0.99));
+    assert_false(ncu_wanted(1.05, 0, 0.99));
     assert_false(ncu_wanted(1.0, 0, 0.0));
     assert_false(ncu_wanted(0.5, 0.1, 0.1));
     assert_true(ncu_wanted(0.5, 0.1, 0.09));
