@@ -82,14 +82,17 @@ for path in sorted(glob.glob(os.path.join(cls, "*", "results.json"))):
     done += 1
     kind = student.split("-", 1)[-1]
     for t in tasks:
-        res = t.get("result") or t  # results.json keeps the engine's record under "result"
-        tid = res.get("id", t.get("name", ""))
+        # results.json keeps the engine's record in each test's extra_data.result
+        extra = t.get("extra_data") or {}
+        res = extra.get("result") or t
+        tid = extra.get("task") or res.get("id", t.get("name", ""))
         for k, v in (res.get("steps") or {}).items():
             steps[k] = steps.get(k, 0.0) + (v or 0.0)
             rows.append((student, tid, k, v))
         if tid == "03-naive-matmul/matmul_naive" and kind in expected and \
-                res.get("outcome") != expected[kind]:
-            odd.append(f"{student}: matmul_naive {res.get('outcome')}, expected {expected[kind]}")
+                extra.get("outcome", res.get("outcome")) != expected[kind]:
+            odd.append(f"{student}: matmul_naive {extra.get('outcome', res.get('outcome'))}, "
+                       f"expected {expected[kind]}")
 rate = done / secs * 60 if secs > 0 else 0
 print(f"students graded: {done} in {secs:.0f} s: {rate:.2f} students a minute, "
       f"{secs / done if done else float('nan'):.1f} s a student")
