@@ -5,7 +5,8 @@
  *   device      lab_device_open, lab_device_info, lab_kernel_info
  *   ceilings    measured copy / pinned transfer bandwidth and cuBLAS SGEMM rate, cached per run
  *   timing      lab_timer (CUDA events), lab_bench (warm-up, repeats, median/min/max, L2 flush)
- *   random      lab_rng (seeded xoshiro256**), lab_fill_* and lab_seed_derive
+ *   random      lab_rng (seeded xoshiro256**), lab_seed_derive, and the fills lab_fill_* (CPU)
+ *               and lab_fill_*_device (GPU), which give the same values (lab_draw.h)
  *   checking    lab_compare_* (tolerance, counts, max errors, first mismatches), lab_check_gemm_*,
  *               lab_check_seed (where a sampled check looks)
  *   output      lab_table (aligned terminal table + CSV), lab_report (TAP 14), lab_fmt_*
