@@ -13,8 +13,8 @@ typedef struct state {
     void (*ref)(const float *A, const float *B, float *C, size_t M, size_t N, size_t K);
     int M, N, K, host;
     uint64_t seed;
-    float *A, *B, *C;    // host; C is what is checked; A and B are NULL for a timed call's
-                         // on the GPU, drawn there
+    float *A, *B, *C;    // host; C is what is checked; A and B stay NULL when a timed
+                         // call's are drawn on the GPU
     float *hC;           // the host function's output: copied to C the moment it returns
     float *dA, *dB, *dC; // device (not used by the host-function cases)
 } state;

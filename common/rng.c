@@ -90,20 +90,26 @@ static void fill_chunk(size_t chunk, size_t begin, size_t end, void *arg)
         break;
     case FILL_I32:
         for (size_t i = begin; i < end; i++)
-            ((int32_t *)j->x)[i] = (int32_t)(j->ilo + (int64_t)lab_draw_below(j->seed, i, j->ispan));
+            ((int32_t *)j->x)[i] =
+                (int32_t)(j->ilo + (int64_t)lab_draw_below(j->seed, i, j->ispan));
         break;
     case FILL_U8:
         for (size_t i = begin; i < end; i++)
-            ((uint8_t *)j->x)[i] = (uint8_t)(j->ilo + (int64_t)lab_draw_below(j->seed, i, j->ispan));
+            ((uint8_t *)j->x)[i] =
+                (uint8_t)(j->ilo + (int64_t)lab_draw_below(j->seed, i, j->ispan));
         break;
     }
 }
 
-static void fill(const fill_job *j) { lab_parallel_chunks(j->n, FILL_CHUNK, fill_chunk, (void *)j); }
+static void fill(const fill_job *j)
+{
+    lab_parallel_chunks(j->n, FILL_CHUNK, fill_chunk, (void *)j);
+}
 
 void lab_fill_f32(float *x, size_t n, float lo, float hi, uint64_t seed)
 {
-    fill_job j = {.kind = FILL_F32, .x = x, .n = n, .lo = lo, .span = (double)hi - (double)lo, .seed = seed};
+    fill_job j = {.kind = FILL_F32, .x = x, .n = n, .lo = lo, .span = (double)hi - (double)lo,
+                  .seed = seed};
     fill(&j);
 }
 
@@ -122,7 +128,8 @@ void lab_fill_i32(int32_t *x, size_t n, int32_t lo, int32_t hi, uint64_t seed)
 
 void lab_fill_u8(uint8_t *x, size_t n, uint8_t lo, uint8_t hi, uint64_t seed)
 {
-    fill_job j = {.kind = FILL_U8, .x = x, .n = n, .ilo = lo, .ispan = (uint64_t)(hi - lo) + 1, .seed = seed};
+    fill_job j = {.kind = FILL_U8, .x = x, .n = n, .ilo = lo, .ispan = (uint64_t)(hi - lo) + 1,
+                  .seed = seed};
     fill(&j);
 }
 
