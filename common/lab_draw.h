@@ -15,6 +15,7 @@
 #ifndef LAB_DRAW_H
 #define LAB_DRAW_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #ifdef __CUDACC__
@@ -88,6 +89,73 @@ static LAB_HD inline float lab_draw_f32(uint64_t s, uint64_t i, double lo, doubl
 static LAB_HD inline double lab_draw_f64(uint64_t s, uint64_t i, double lo, double span)
 {
     return lab_draw_scale(lo, span, lab_draw_unit(s, i));
+}
+
+/* One fill, as the CPU (rng.c's lab_fill_*) and the GPU (draw.cu's lab_fill_*_device) both
+ * write it: the same description and the same loop, so the two cannot drift apart. */
+typedef enum lab_fill_kind { LAB_FILL_F32, LAB_FILL_F64, LAB_FILL_I32, LAB_FILL_U8 } lab_fill_kind;
+
+typedef struct lab_fill_spec {
+    lab_fill_kind kind;
+    void *x;
+    size_t n;
+    double lo, span; /* floating fills: [lo, lo + span) */
+    int64_t ilo;     /* integer fills: [ilo, ilo + ispan) */
+    uint64_t ispan;
+    uint64_t seed;
+} lab_fill_spec;
+
+/* A floating fill of [lo, hi) (LAB_FILL_F32 or LAB_FILL_F64). */
+static inline lab_fill_spec lab_fill_real(lab_fill_kind kind, void *x, size_t n, double lo,
+                                          double hi, uint64_t seed)
+{
+    lab_fill_spec f;
+    f.kind = kind;
+    f.x = x;
+    f.n = n;
+    f.lo = lo;
+    f.span = hi - lo;
+    f.ilo = 0;
+    f.ispan = 0;
+    f.seed = seed;
+    return f;
+}
+
+/* An integer fill of [lo, hi] (LAB_FILL_I32 or LAB_FILL_U8). */
+static inline lab_fill_spec lab_fill_int(lab_fill_kind kind, void *x, size_t n, int64_t lo,
+                                         int64_t hi, uint64_t seed)
+{
+    lab_fill_spec f = lab_fill_real(kind, x, n, 0, 0, seed);
+    f.ilo = lo;
+    f.ispan = (uint64_t)(hi - lo) + 1;
+    return f;
+}
+
+/* Elements begin, begin + step, ... below end: [begin, end) on one CPU thread (step 1), a
+ * grid-stride loop on the GPU. */
+static LAB_HD inline void lab_fill_range(const lab_fill_spec *f, size_t begin, size_t end,
+                                         size_t step)
+{
+    switch (f->kind) {
+    case LAB_FILL_F32:
+        for (size_t i = begin; i < end; i += step)
+            ((float *)f->x)[i] = lab_draw_f32(f->seed, i, f->lo, f->span);
+        break;
+    case LAB_FILL_F64:
+        for (size_t i = begin; i < end; i += step)
+            ((double *)f->x)[i] = lab_draw_f64(f->seed, i, f->lo, f->span);
+        break;
+    case LAB_FILL_I32:
+        for (size_t i = begin; i < end; i += step)
+            ((int32_t *)f->x)[i] =
+                (int32_t)(f->ilo + (int64_t)lab_draw_below(f->seed, i, f->ispan));
+        break;
+    case LAB_FILL_U8:
+        for (size_t i = begin; i < end; i += step)
+            ((uint8_t *)f->x)[i] =
+                (uint8_t)(f->ilo + (int64_t)lab_draw_below(f->seed, i, f->ispan));
+        break;
+    }
 }
 
 #endif

@@ -63,74 +63,32 @@ uint64_t lab_seed_derive(uint64_t seed, const char *tag)
 // work over every core.
 enum { FILL_CHUNK = 1 << 20 };
 
-typedef enum fill_kind { FILL_F32, FILL_F64, FILL_I32, FILL_U8 } fill_kind;
-
-typedef struct fill_job {
-    fill_kind kind;
-    void *x;
-    size_t n;
-    double lo, span; // floating fills: [lo, lo + span)
-    int64_t ilo;     // integer fills: [ilo, ilo + ispan)
-    uint64_t ispan;
-    uint64_t seed;
-} fill_job;
-
 static void fill_chunk(size_t chunk, size_t begin, size_t end, void *arg)
 {
     (void)chunk;
-    const fill_job *j = (const fill_job *)arg;
-    switch (j->kind) {
-    case FILL_F32:
-        for (size_t i = begin; i < end; i++)
-            ((float *)j->x)[i] = lab_draw_f32(j->seed, i, j->lo, j->span);
-        break;
-    case FILL_F64:
-        for (size_t i = begin; i < end; i++)
-            ((double *)j->x)[i] = lab_draw_f64(j->seed, i, j->lo, j->span);
-        break;
-    case FILL_I32:
-        for (size_t i = begin; i < end; i++)
-            ((int32_t *)j->x)[i] =
-                (int32_t)(j->ilo + (int64_t)lab_draw_below(j->seed, i, j->ispan));
-        break;
-    case FILL_U8:
-        for (size_t i = begin; i < end; i++)
-            ((uint8_t *)j->x)[i] =
-                (uint8_t)(j->ilo + (int64_t)lab_draw_below(j->seed, i, j->ispan));
-        break;
-    }
+    lab_fill_range((const lab_fill_spec *)arg, begin, end, 1);
 }
 
-static void fill(const fill_job *j)
-{
-    lab_parallel_chunks(j->n, FILL_CHUNK, fill_chunk, (void *)j);
-}
+static void fill(lab_fill_spec f) { lab_parallel_chunks(f.n, FILL_CHUNK, fill_chunk, &f); }
 
 void lab_fill_f32(float *x, size_t n, float lo, float hi, uint64_t seed)
 {
-    fill_job j = {.kind = FILL_F32, .x = x, .n = n, .lo = lo, .span = (double)hi - (double)lo,
-                  .seed = seed};
-    fill(&j);
+    fill(lab_fill_real(LAB_FILL_F32, x, n, lo, hi, seed));
 }
 
 void lab_fill_f64(double *x, size_t n, double lo, double hi, uint64_t seed)
 {
-    fill_job j = {.kind = FILL_F64, .x = x, .n = n, .lo = lo, .span = hi - lo, .seed = seed};
-    fill(&j);
+    fill(lab_fill_real(LAB_FILL_F64, x, n, lo, hi, seed));
 }
 
 void lab_fill_i32(int32_t *x, size_t n, int32_t lo, int32_t hi, uint64_t seed)
 {
-    fill_job j = {.kind = FILL_I32, .x = x, .n = n, .ilo = lo,
-                  .ispan = (uint64_t)((int64_t)hi - (int64_t)lo) + 1, .seed = seed};
-    fill(&j);
+    fill(lab_fill_int(LAB_FILL_I32, x, n, lo, hi, seed));
 }
 
 void lab_fill_u8(uint8_t *x, size_t n, uint8_t lo, uint8_t hi, uint64_t seed)
 {
-    fill_job j = {.kind = FILL_U8, .x = x, .n = n, .ilo = lo, .ispan = (uint64_t)(hi - lo) + 1,
-                  .seed = seed};
-    fill(&j);
+    fill(lab_fill_int(LAB_FILL_U8, x, n, lo, hi, seed));
 }
 
 static int inputs_on_device;
