@@ -7,12 +7,12 @@
  * or doubled element, which moves the sum by at least 1, fails it.
  */
 #include "lab.h"
+#include "lab_draw.h"
 #include "parallel.h"
 #include "reduce_sum.h"
 
 #include <stdint.h>
 #include <stdlib.h>
-#include <string.h>
 
 /* dim[0] = n, dim[1] = how many floats the input pointer sits past a 256-byte boundary. */
 static const lab_case reduce_cases[] = {
@@ -34,38 +34,44 @@ static const lab_case reduce_cases[] = {
 typedef struct reduce_state {
     size_t n, offset;
     uint64_t seed;  /* the input's */
-    float *x;       /* host input; NULL for a timed call's, drawn on the GPU */
+    float *x;       /* host input (the check's); a timed call's is drawn on the GPU */
     float sum;      /* host copy of the output */
     float *d_alloc; /* offset + n floats; the input starts `offset` floats in */
     float *d_out;
     float *d_work;
 } reduce_state;
 
-enum { CONVERT_CHUNK = 1 << 20 };
+enum { CHUNK = 1 << 20 };
 
-/* One chunk of the draw, converted in place: [-8, 7] shifted past zero gives the nonzero
- * values [-8, -1] and [1, 8]. */
-static void convert_chunk(size_t chunk, size_t begin, size_t end, void *arg)
+/* Element i of the input: [-8, 7] shifted past zero, the nonzero values [-8, -1] and [1, 8].
+ * A function of (seed, i) alone (lab_draw.h), so the GPU draws a timed call's input and the
+ * CPU the check's, the same values. */
+static LAB_HD inline float reduce_value(uint64_t seed, size_t i)
 {
-    (void)chunk;
-    float *x = (float *)arg;
-    for (size_t i = begin; i < end; ++i) {
-        int32_t v;
-        memcpy(&v, &x[i], sizeof v);
-        x[i] = (float)(v >= 0 ? v + 1 : v);
-    }
+    const int64_t v = -8 + (int64_t)lab_draw_below(seed, i, 16);
+    return (float)(v >= 0 ? v + 1 : v);
 }
 
-/* The same conversion on the GPU, for inputs drawn there. In namespace lab, as every kernel of
- * the harness's own (lab_draw.h). */
+typedef struct draw_job {
+    float *x;
+    uint64_t seed;
+} draw_job;
+
+static void draw_chunk(size_t chunk, size_t begin, size_t end, void *arg)
+{
+    (void)chunk;
+    const draw_job *j = (const draw_job *)arg;
+    for (size_t i = begin; i < end; ++i)
+        j->x[i] = reduce_value(j->seed, i);
+}
+
+/* In namespace lab, as every kernel of the harness's own (lab_draw.h). */
 namespace lab {
-__global__ void reduce_convert_kernel(float *x, size_t n)
+__global__ void reduce_draw_kernel(float *x, size_t n, uint64_t seed)
 {
     const size_t stride = (size_t)gridDim.x * blockDim.x;
-    for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) {
-        const int32_t v = __float_as_int(x[i]);
-        x[i] = (float)(v >= 0 ? v + 1 : v);
-    }
+    for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride)
+        x[i] = reduce_value(seed, i);
 }
 } // namespace lab
 
@@ -79,9 +85,8 @@ static void *reduce_make(const lab_case *c, uint64_t seed, void *user)
     if (lab_inputs_on_device())
         return st; /* a timed call's: reduce_upload draws them on the GPU */
     st->x = (float *)lab_xmalloc(st->n * sizeof(float));
-    /* Drawn as int32 into the same bytes, then converted in place: no second n-sized buffer. */
-    lab_fill_i32((int32_t *)(void *)st->x, st->n, -8, 7, st->seed);
-    lab_parallel_chunks(st->n, CONVERT_CHUNK, convert_chunk, st->x);
+    draw_job job = {st->x, st->seed};
+    lab_parallel_chunks(st->n, CHUNK, draw_chunk, &job);
     return st;
 }
 
@@ -102,13 +107,7 @@ static void reduce_upload(void *p)
     CUDA_CHECK(cudaMalloc(&st->d_alloc, (st->offset + st->n) * sizeof(float)));
     CUDA_CHECK(cudaMalloc(&st->d_out, sizeof(float)));
     CUDA_CHECK(cudaMalloc(&st->d_work, REDUCE_SUM_WORK_FLOATS * sizeof(float)));
-    float *x = st->d_alloc + st->offset;
-    if (st->x) {
-        CUDA_CHECK(cudaMemcpy(x, st->x, st->n * sizeof(float), cudaMemcpyHostToDevice));
-        return;
-    }
-    lab_fill_i32_device((int32_t *)(void *)x, st->n, -8, 7, st->seed);
-    lab::reduce_convert_kernel<<<1024, 256>>>(x, st->n);
+    lab::reduce_draw_kernel<<<1024, 256>>>(st->d_alloc + st->offset, st->n, st->seed);
     CUDA_LAUNCH_CHECK();
     CUDA_CHECK(cudaDeviceSynchronize());
 }
@@ -155,10 +154,10 @@ static void sum_chunk(size_t chunk, size_t begin, size_t end, void *arg)
 
 static double exact_sum(const reduce_state *st, double *abs_sum)
 {
-    const size_t chunks = (st->n + CONVERT_CHUNK - 1) / CONVERT_CHUNK;
+    const size_t chunks = (st->n + CHUNK - 1) / CHUNK;
     double *part = (double *)lab_xcalloc(2 * chunks, sizeof(double));
     sum_job job = {st->x, part, part + chunks};
-    lab_parallel_chunks(st->n, CONVERT_CHUNK, sum_chunk, &job);
+    lab_parallel_chunks(st->n, CHUNK, sum_chunk, &job);
     double s = 0.0, a = 0.0;
     for (size_t c = 0; c < chunks; ++c) {
         s += job.sum[c];

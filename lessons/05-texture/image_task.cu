@@ -49,11 +49,6 @@ void image_task_upload(void *st)
     const size_t row = t->width * sizeof(float);
     CUDA_CHECK(cudaMallocArray(&t->d_in, &desc, t->width, t->height));
     CUDA_CHECK(cudaMalloc(&t->d_out, row * t->height));
-    if (t->h_in) {
-        CUDA_CHECK(cudaMemcpy2DToArray(t->d_in, 0, 0, t->h_in, row, row, t->height,
-                                       cudaMemcpyHostToDevice));
-        return;
-    }
     /* drawn into the output's memory, which reset poisons before every call */
     lab_fill_f32_device(t->d_out, t->width * t->height, 0.0f, 1.0f, t->seed);
     CUDA_CHECK(cudaMemcpy2DToArray(t->d_in, 0, 0, t->d_out, row, row, t->height,

@@ -12,7 +12,7 @@ typedef struct image_task {
     float theta, zoom;
     enum tex_address mode;
     uint64_t seed; /* the image's */
-    float *h_in;   /* NULL for a timed call's, drawn on the GPU */
+    float *h_in;   /* the check's; a timed call's is drawn on the GPU */
     float *h_out;
     cudaArray_t d_in;
     float *d_out;

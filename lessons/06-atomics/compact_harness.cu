@@ -26,7 +26,7 @@ typedef struct state {
     size_t n;
     uint8_t keep;                   /* percent kept */
     uint64_t value_seed, keep_seed; /* the input's */
-    int32_t *h_in;                  /* NULL for a timed call's, drawn on the GPU */
+    int32_t *h_in;                  /* the check's; a timed call's is drawn on the GPU */
     int32_t *h_out;
     uint32_t h_count;
     int32_t *d_in, *d_out;
@@ -34,37 +34,36 @@ typedef struct state {
     size_t returned;
 } state;
 
-enum { MARK_CHUNK = 1 << 20 };
+enum { CHUNK = 1 << 20 };
 
-typedef struct mark_job {
-    int32_t *values;
-    const uint8_t *percent;
-    uint8_t keep;
-} mark_job;
-
-/* One chunk of the values: those drawn at or past the keep percentage become negative
- * (dropped by the compaction). */
-static void mark_chunk(size_t chunk, size_t begin, size_t end, void *arg)
+/* Element i of the input: a magnitude from the whole int range (so that equal values are rare
+ * and a slot written twice, one element lost and another duplicated, changes the multiset),
+ * made negative (dropped by the compaction) when its percentage is at or past keep. A function
+ * of the seeds and i alone (lab_draw.h), so the GPU draws a timed call's input and the CPU
+ * the check's, the same values. */
+static LAB_HD inline int32_t compact_value(uint64_t value_seed, uint64_t keep_seed, unsigned keep,
+                                           size_t i)
 {
-    (void)chunk;
-    const mark_job *j = (const mark_job *)arg;
-    for (size_t i = begin; i < end; i++)
-        if (j->percent[i] >= j->keep)
-            j->values[i] = -1 - j->values[i];
+    const int32_t v = (int32_t)lab_draw_below(value_seed, i, (uint64_t)INT32_MAX + 1);
+    return lab_draw_below(keep_seed, i, 100) >= keep ? -1 - v : v;
 }
 
-/* The same values and marks drawn on the GPU, for a timed call's input (lab_draw.h: element i
- * of each fill is a function of its seed and i alone). In namespace lab, as every kernel of
- * the harness's own. */
+static void draw_chunk(size_t chunk, size_t begin, size_t end, void *arg)
+{
+    (void)chunk;
+    const state *s = (const state *)arg;
+    for (size_t i = begin; i < end; i++)
+        s->h_in[i] = compact_value(s->value_seed, s->keep_seed, s->keep, i);
+}
+
+/* In namespace lab, as every kernel of the harness's own (lab_draw.h). */
 namespace lab {
 __global__ void compact_draw_kernel(int32_t *values, size_t n, uint64_t value_seed,
-                                   uint64_t keep_seed, unsigned keep)
+                                    uint64_t keep_seed, unsigned keep)
 {
     const size_t stride = (size_t)gridDim.x * blockDim.x;
-    for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) {
-        const int32_t v = (int32_t)lab_draw_below(value_seed, i, (uint64_t)INT32_MAX + 1);
-        values[i] = lab_draw_below(keep_seed, i, 100) >= keep ? -1 - v : v;
-    }
+    for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride)
+        values[i] = compact_value(value_seed, keep_seed, keep, i);
 }
 } // namespace lab
 
@@ -79,14 +78,7 @@ static void *make(const lab_case *c, uint64_t seed, void *user)
     if (lab_inputs_on_device())
         return s; /* a timed call's: upload draws them on the GPU */
     s->h_in = (int32_t *)lab_xmalloc(s->n * sizeof(int32_t));
-    /* Magnitudes from the whole int range so that equal values are rare and a slot written
-     * twice (one element lost, another duplicated) changes the multiset. */
-    uint8_t *percent = (uint8_t *)lab_xmalloc(s->n);
-    lab_fill_i32(s->h_in, s->n, 0, INT32_MAX, s->value_seed);
-    lab_fill_u8(percent, s->n, 0, 99, s->keep_seed);
-    mark_job job = {s->h_in, percent, s->keep};
-    lab_parallel_chunks(s->n, MARK_CHUNK, mark_chunk, &job);
-    free(percent);
+    lab_parallel_chunks(s->n, CHUNK, draw_chunk, s);
     return s;
 }
 
@@ -112,10 +104,6 @@ static void upload(void *st)
     CUDA_CHECK(cudaMalloc(&s->d_in, s->n * sizeof(int32_t)));
     CUDA_CHECK(cudaMalloc(&s->d_out, s->n * sizeof(int32_t)));
     CUDA_CHECK(cudaMalloc(&s->d_counter, sizeof(unsigned int)));
-    if (s->h_in) {
-        CUDA_CHECK(cudaMemcpy(s->d_in, s->h_in, s->n * sizeof(int32_t), cudaMemcpyHostToDevice));
-        return;
-    }
     lab::compact_draw_kernel<<<1024, 256>>>(s->d_in, s->n, s->value_seed, s->keep_seed, s->keep);
     CUDA_LAUNCH_CHECK();
     CUDA_CHECK(cudaDeviceSynchronize());
@@ -170,9 +158,9 @@ static void keep_chunk(size_t chunk, size_t begin, size_t end, void *arg)
 
 static size_t kept(const state *s, int32_t *dst)
 {
-    const size_t chunks = (s->n + MARK_CHUNK - 1) / MARK_CHUNK;
+    const size_t chunks = (s->n + CHUNK - 1) / CHUNK;
     keep_job j = {s->h_in, dst, (size_t *)lab_xcalloc(chunks + 1, sizeof(size_t)), 0};
-    lab_parallel_chunks(s->n, MARK_CHUNK, keep_chunk, &j);
+    lab_parallel_chunks(s->n, CHUNK, keep_chunk, &j);
     size_t total = 0;
     for (size_t c = 0; c < chunks; c++) {
         const size_t count = j.at[c];
@@ -180,7 +168,7 @@ static size_t kept(const state *s, int32_t *dst)
         total += count;
     }
     j.copy = 1;
-    lab_parallel_chunks(s->n, MARK_CHUNK, keep_chunk, &j);
+    lab_parallel_chunks(s->n, CHUNK, keep_chunk, &j);
     free(j.at);
     return total;
 }
