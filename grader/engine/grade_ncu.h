@@ -27,7 +27,9 @@
  *   --log-file: the table goes to a file, away from what the program prints.
  * The student's code cannot tell this run from the sanitizers' runs by its arguments: the
  * same options, a case of its own. The harness's own kernels, which draw each call's inputs
- * on the GPU before its timed window, are named lab::... and left out of the sum.
+ * on the GPU before its timed window, are named lab::... and left out of the sum; which names
+ * those are is objcheck_harness_name's answer, the same test that keeps every such name out of
+ * an exercise, so no student kernel can hide there.
  *
  * What real ncu writes there (`--csv --page details`, one row per kernel and metric; later
  * versions add rule columns after "Metric Value"; numbers may carry thousands separators):
@@ -46,10 +48,6 @@
 #include <stddef.h>
 
 #define NCU_METRIC "gpu__time_duration.sum"
-/* Kernels named in this namespace are the harness's own (its inputs drawn on the GPU before a
- * call, common/lab_draw.h): not part of a call, so not summed. The object check keeps every
- * name in it from an exercise, so no student kernel can hide there. */
-#define NCU_HARNESS_NS "lab::"
 /* Calls profiled; at least the harness's LAB_DUMP_REPS, which the speed case must hold. */
 #define NCU_REPS 3
 /* The harness's time may fall this far below the kernels' before it is a finding. Honest
