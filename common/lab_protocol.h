@@ -9,6 +9,11 @@
 #ifndef LAB_PROTOCOL_H
 #define LAB_PROTOCOL_H
 
+#include <errno.h>
+#include <stdlib.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
 /* ======================================================================= exit statuses */
 /* Of every harness and demo; the grader reads them from the student's run and its own. */
 enum lab_exit {
@@ -63,5 +68,43 @@ enum lab_exit {
 #define LAB_STATUS_FAIL "fail"
 #define LAB_STATUS_ERROR "error"
 #define LAB_STATUS_SKIP "skip"
+
+/* ======================================================================= the GPU's gate */
+/* Gradings that share a GPU take turns for its use (grader/engine/gpulock.h). Starting a
+ * process and opening the device take a quarter of a second, several under compute-sanitizer,
+ * and need no turn: so the grader hands a task program a socket, its descriptor number in the
+ * environment variable LAB_GATE_ENV. With the device open and before any code under test runs,
+ * the program writes LAB_GATE_READY there and waits for LAB_GATE_GO; in between, the grader
+ * takes its turn at the GPU. Without the variable a program goes straight on. */
+#define LAB_GATE_ENV "LAB_GATE_FD"
+#define LAB_GATE_FD 3 /* the descriptor the grader passes */
+#define LAB_GATE_READY 'R'
+#define LAB_GATE_GO 'G'
+
+/* The program's side: 0 when it may go on (no gate, or the grader said go), -1 when the gate
+ * is broken (a bad number, the grader gone): the program must then stop, as for a bad
+ * command line. The socket is closed before it returns, so that nothing the program runs
+ * afterwards can speak on the gate. */
+static inline int lab_gate_pass(void)
+{
+    const char *v = getenv(LAB_GATE_ENV);
+    if (!v || !*v)
+        return 0;
+    char *end;
+    long fd = strtol(v, &end, 10);
+    if (*end || fd < 3 || fd > 1023)
+        return -1;
+    char c = LAB_GATE_READY;
+    ssize_t n;
+    do
+        n = send((int)fd, &c, 1, MSG_NOSIGNAL); /* a socket, or the gate is broken */
+    while (n < 0 && errno == EINTR);
+    if (n == 1)
+        do
+            n = read((int)fd, &c, 1);
+        while (n < 0 && errno == EINTR);
+    close((int)fd);
+    return n == 1 && c == LAB_GATE_GO ? 0 : -1;
+}
 
 #endif /* LAB_PROTOCOL_H */

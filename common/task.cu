@@ -259,6 +259,12 @@ int lab_task_main(const lab_task *t, int argc, char **argv)
     lab_report *rep = open_run(t, &o, argv[0], planned);
     if (!rep)
         return LAB_EXIT_USAGE;
+    // The device is open and no code under test has run: the grader's turn at the GPU starts
+    // here (lab_protocol.h).
+    if (!o.verify_dir && lab_gate_pass() != 0) {
+        fprintf(stderr, "error: the grader's gate (%s) closed before the cases ran\n", LAB_GATE_ENV);
+        return LAB_EXIT_USAGE;
+    }
 
     lab_table *tab = new_table();
     size_t passed = 0, failed = 0;

@@ -73,6 +73,7 @@ static void run_make(struct job *j, const char *log, int student, const char *jo
     s.max_procs = 0;
     s.data_bytes = student ? j->mem_limit : 0; /* a compile may not eat the machine either */
     s.cpu_s = 0;
+    s.nice = BESIDE_NICE;
     run_sandboxed(&s, res);
     run_describe(&s, res, how, how_len);
     free(argv);

@@ -66,13 +66,23 @@ struct job {
 char *job_work_file(const struct job *j, const char *name);
 void job_progress(const struct job *j, enum grade_step s, const char *detail);
 int job_cancelled(const struct job *j);
+/* The niceness of CPU work that may run beside another grading's timed run (builds, the
+ * verifier): it yields the CPU to the timed program, whose calls of a few microseconds are
+ * mostly the CPU's launch and synchronization. */
+#define BESIDE_NICE 10
 /* Student code, the verifier and the tools: all run through the same bounds. */
 void job_spec_init(const struct job *j, struct run_spec *s, char *const *argv, double wall);
 /* The same for student code: sandboxed, in the scratch, with its disk bound. */
 void job_spec_student(struct job *j, struct run_spec *s, char *const *argv, double wall);
-/* run_sandboxed holding this grading's GPU lock (gpulock.h) for the use given. */
+/* run_sandboxed holding this grading's GPU lock (gpulock.h) for the use given. A timed run of
+ * a program that speaks lab_protocol.h's gate (gated: the task harness) starts holding the
+ * lock shared and takes it alone at the gate, once its device is open; the others (ncu, the
+ * skip probe, compute-sanitizer) hold it as asked from start to end. The time held and waited
+ * goes to the result. */
 void job_run_gpu(const struct job *j, const struct run_spec *s, struct run_result *res,
-                 enum gpu_use use);
+                 enum gpu_use use, int gated);
+/* Adds a program's wait for the GPU and its time holding it to the result. */
+void job_gpu_account(const struct job *j, enum gpu_use use, double wait_s, double held_s);
 /* Records a fact of the grading (decide.h): the outcome it stands for and its reason. */
 void job_fact(struct job *j, enum grader_outcome o, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));

@@ -34,7 +34,7 @@ char *find_cuda_tool(const char *given, const char *name)
 static void *san_thread(void *arg)
 {
     struct san_job *s = arg;
-    job_run_gpu(s->job, &s->spec, &s->res, GPU_SHARED);
+    job_run_gpu(s->job, &s->spec, &s->res, GPU_SHARED, 0);
     return NULL;
 }
 

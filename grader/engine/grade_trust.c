@@ -80,7 +80,7 @@ static int reference_probe(struct job *j, char *how, size_t howlen)
     job_spec_init(j, &s, argv, j->o->verify_timeout_s);
     s.stdout_path = s.stderr_path = out;
     struct run_result res;
-    job_run_gpu(j, &s, &res, GPU_SHARED);
+    job_run_gpu(j, &s, &res, GPU_SHARED, 0);
     free(out);
     run_describe(&s, &res, how, howlen);
     return res.end == RUN_EXITED ? res.exit_status : -1;

@@ -38,6 +38,9 @@ struct task_result {
     size_t n_diags;
     struct strlist forbidden;
     double step_s[RESULT_STEPS];
+    /* the GPU: seconds its programs held it for a timed run and shared (gpulock.h), and how
+     * long they waited for their turn; the steps' times include all three */
+    double gpu_timed_s, gpu_shared_s, gpu_wait_s;
 };
 
 struct task {

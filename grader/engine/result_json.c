@@ -77,6 +77,11 @@ cJSON *result_to_json(const struct task_result *r)
     for (int i = 0; i < RESULT_STEPS; i++)
         cJSON_AddNumberToObject(steps, result_step_key(i), r->step_s[i]);
 
+    cJSON *gpu = cJSON_AddObjectToObject(o, "gpu");
+    cJSON_AddNumberToObject(gpu, "timed_s", r->gpu_timed_s);
+    cJSON_AddNumberToObject(gpu, "shared_s", r->gpu_shared_s);
+    cJSON_AddNumberToObject(gpu, "wait_s", r->gpu_wait_s);
+
     cJSON *sp = cJSON_AddObjectToObject(o, "speed");
     cJSON_AddStringToObject(sp, "case", r->speed_case);
     cJSON_AddBoolToObject(sp, "measured", r->speed_measured);
@@ -242,6 +247,12 @@ struct task_result *result_from_json(const cJSON *j)
     const cJSON *steps = cJSON_GetObjectItemCaseSensitive(j, "steps");
     for (int i = 0; i < RESULT_STEPS && cJSON_IsObject(steps); i++)
         r->step_s[i] = fmax(0, jnum(steps, result_step_key(i)));
+    const cJSON *gpu = cJSON_GetObjectItemCaseSensitive(j, "gpu");
+    if (cJSON_IsObject(gpu)) {
+        r->gpu_timed_s = fmax(0, jnum(gpu, "timed_s"));
+        r->gpu_shared_s = fmax(0, jnum(gpu, "shared_s"));
+        r->gpu_wait_s = fmax(0, jnum(gpu, "wait_s"));
+    }
     speed_from_json(r, cJSON_GetObjectItemCaseSensitive(j, "speed"));
     const cJSON *x;
     cJSON_ArrayForEach(x, jarr(j, "cases")) {

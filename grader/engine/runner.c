@@ -1,6 +1,7 @@
 /* runner.c — bounded child processes: see runner.h for the limits and why. */
 #include "runner.h"
 
+#include "lab_protocol.h"
 #include "util.h"
 
 #include <dirent.h>
@@ -11,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -245,14 +247,18 @@ static void cloexec_from_3(void)
 struct exec_plan {
     char *const *argv;
     char **sb_argv, **sb_env; /* non-NULL: exec bwrap with these */
+    char **env;               /* without a sandbox: set in the child */
     struct strlist owner;
     long nproc_limit;
+    int gate_fd;              /* the child's end of the gate, or -1 */
 };
 
 static void child_exec(const struct run_spec *s, const struct exec_plan *x, int out_w, int err_w,
                        int status_w)
 {
     setsid();
+    if (s->nice > 0)
+        setpriority(PRIO_PROCESS, 0, s->nice);
     if (s->cpu_s > 0)
         set_limit(RLIMIT_CPU, (unsigned long long)(s->cpu_s + 1));
     if (s->file_bytes > 0)
@@ -270,6 +276,11 @@ static void child_exec(const struct run_spec *s, const struct exec_plan *x, int 
     if (null_fd < 0 || dup2(null_fd, 0) < 0 || dup2(out_w, 1) < 0 || dup2(err_w, 2) < 0)
         goto fail;
     cloexec_from_3();
+    /* the gate's end, as LAB_GATE_FD and open across exec (dup2 clears close-on-exec, but
+     * does nothing when the descriptor is that number already) */
+    if (x->gate_fd >= 0 && (x->gate_fd == LAB_GATE_FD ? fcntl(LAB_GATE_FD, F_SETFD, 0)
+                                                      : dup2(x->gate_fd, LAB_GATE_FD)) < 0)
+        goto fail;
     if (s->cwd && chdir(s->cwd) != 0)
         goto fail;
     signal(SIGPIPE, SIG_DFL);
@@ -277,8 +288,8 @@ static void child_exec(const struct run_spec *s, const struct exec_plan *x, int 
         execve(x->sb_argv[0], x->sb_argv, x->sb_env);
         goto fail;
     }
-    for (const char *const *e = s->env; e && *e; e++)
-        if (putenv((char *)*e) != 0)
+    for (char **e = x->env; e && *e; e++)
+        if (putenv(*e) != 0)
             goto fail;
     execvp(x->argv[0], x->argv);
 fail:;
@@ -320,26 +331,33 @@ static void capture_read(struct capture *c)
     }
 }
 
-/* Reads what is ready on the open captures, waiting up to ms. */
-static void capture_poll(struct capture *caps, int n, int ms)
+/* Reads what is ready on the open captures, waiting up to ms; 1 when gate (>= 0) is ready
+ * to be read as well. */
+static int capture_poll(struct capture *caps, int n, int ms, int gate)
 {
-    struct pollfd p[2];
+    struct pollfd p[3];
     int k = 0;
     for (int i = 0; i < n; i++)
         if (caps[i].fd >= 0)
             p[k++] = (struct pollfd){.fd = caps[i].fd, .events = POLLIN};
+    if (gate >= 0)
+        p[k++] = (struct pollfd){.fd = gate, .events = POLLIN};
     if (k == 0) {
         if (ms > 0)
             nanosleep(&(struct timespec){0, ms * 1000000L}, NULL);
-        return;
+        return 0;
     }
     if (poll(p, (nfds_t)k, ms) <= 0)
-        return;
+        return 0;
+    int gate_ready = 0;
     for (int j = 0; j < k; j++)
-        if (p[j].revents)
+        if (p[j].revents) {
+            gate_ready |= p[j].fd == gate;
             for (int i = 0; i < n; i++)
                 if (caps[i].fd == p[j].fd)
                     capture_read(&caps[i]);
+        }
+    return gate_ready;
 }
 
 static FILE *open_out(const char *path)
@@ -348,14 +366,33 @@ static FILE *open_out(const char *path)
 }
 
 /* ======================================================================= run */
-static void plan_init(const struct run_spec *s, struct exec_plan *x)
+/* The child's environment additions: the caller's, and with a gate its variable. */
+static char **plan_env(const struct run_spec *s, int gate_fd, struct strlist *owner)
+{
+    size_t from = owner->n;
+    for (const char *const *e = s->env; e && *e; e++)
+        strlist_push(owner, *e);
+    if (gate_fd >= 0) {
+        char *kv = xasprintf("%s=%d", LAB_GATE_ENV, LAB_GATE_FD);
+        strlist_push(owner, kv);
+        free(kv);
+    }
+    char **v = xcalloc(owner->n - from + 1, sizeof *v);
+    for (size_t i = from; i < owner->n; i++)
+        v[i - from] = owner->v[i];
+    return v;
+}
+
+static void plan_init(const struct run_spec *s, struct exec_plan *x, int gate_fd)
 {
     memset(x, 0, sizeof *x);
     x->argv = s->argv;
+    x->gate_fd = gate_fd;
     x->nproc_limit = s->nproc_margin > 0 ? count_user_tasks(getuid()) + s->nproc_margin : 0;
+    x->env = plan_env(s, gate_fd, &x->owner);
     if (s->sandbox && !sandbox_unavailable()) {
         x->sb_argv = sandbox_argv(s->sandbox, s->argv, s->cwd, &x->owner);
-        x->sb_env = sandbox_env(s->sandbox, s->env, &x->owner);
+        x->sb_env = sandbox_env(s->sandbox, (const char *const *)x->env, &x->owner);
     }
 }
 
@@ -363,6 +400,7 @@ static void plan_free(struct exec_plan *x)
 {
     free(x->sb_argv);
     free(x->sb_env);
+    free(x->env);
     strlist_free(&x->owner);
 }
 
@@ -390,9 +428,32 @@ static enum run_end check_bounds(const struct run_spec *s, const struct exec_pla
     return RUN_EXITED;
 }
 
+/* The child wrote on its gate (*gate, the parent's end): on LAB_GATE_READY, its turn is taken
+ * (the time it took goes to res) and it is let go. Either way the parent's end is closed
+ * then: the gate opens once, and nothing the child writes there later is read. */
+static void gate_answer(const struct run_spec *s, int *gate, double t0, struct run_result *res)
+{
+    char c = 0;
+    ssize_t n;
+    do
+        n = read(*gate, &c, 1);
+    while (n < 0 && errno == EINTR);
+    if (n == 1 && c == LAB_GATE_READY) {
+        double t = now_s();
+        res->ready_s = t - t0;
+        s->gate->ready(s->gate->ctx);
+        res->gate_wait_s = now_s() - t;
+        c = LAB_GATE_GO;
+        res->gate_passed = send(*gate, &c, 1, MSG_NOSIGNAL) == 1; /* the child may be gone */
+    }
+    close(*gate);
+    *gate = -1;
+}
+
 /* Copies the child's output until it exits, stopping it at the first bound it passes. */
 static enum run_end watch(const struct run_spec *s, const struct exec_plan *x, pid_t pid,
-                          struct capture *caps, double t0, int *status)
+                          struct capture *caps, double t0, int *status, int *gate,
+                          struct run_result *res)
 {
     enum run_end forced = RUN_EXITED;
     double scans[2] = {0, 0};
@@ -400,11 +461,12 @@ static enum run_end watch(const struct run_spec *s, const struct exec_plan *x, p
     size_t n_killed = 0;
     unsigned long ns = 0;
     for (;;) {
-        capture_poll(caps, 2, POLL_MS);
+        if (capture_poll(caps, 2, POLL_MS, forced == RUN_EXITED ? *gate : -1))
+            gate_answer(s, gate, t0, res);
         if (waitpid(pid, status, WNOHANG) == pid)
             break;
         if (forced == RUN_EXITED) {
-            forced = check_bounds(s, x, pid, caps, now_s() - t0, scans);
+            forced = check_bounds(s, x, pid, caps, now_s() - t0 - res->gate_wait_s, scans);
             if (forced != RUN_EXITED)
                 n_killed = kill_tree(pid, x->sb_argv != NULL, &killed, &ns);
         }
@@ -440,15 +502,16 @@ int run_sandboxed(const struct run_spec *s, struct run_result *res)
 {
     memset(res, 0, sizeof *res);
     int merged = s->stdout_path && s->stderr_path && strcmp(s->stdout_path, s->stderr_path) == 0;
-    int out_p[2], err_p[2] = {-1, -1}, st_p[2];
+    int out_p[2], err_p[2] = {-1, -1}, st_p[2], gate_p[2] = {-1, -1};
     if (pipe2(out_p, O_CLOEXEC) || (!merged && pipe2(err_p, O_CLOEXEC)) ||
-        pipe2(st_p, O_CLOEXEC)) {
+        pipe2(st_p, O_CLOEXEC) ||
+        (s->gate && socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, gate_p))) {
         res->end = RUN_SPAWN_FAILED;
         res->spawn_errno = errno;
         return 0;
     }
     struct exec_plan x;
-    plan_init(s, &x);
+    plan_init(s, &x, gate_p[1]);
     double t0 = now_s();
     fflush(NULL);
     pid_t pid = fork();
@@ -459,6 +522,8 @@ int run_sandboxed(const struct run_spec *s, struct run_result *res)
     if (!merged)
         close(err_p[1]);
     close(st_p[1]);
+    if (gate_p[1] >= 0)
+        close(gate_p[1]);
     size_t cap = s->output_cap ? s->output_cap : DEFAULT_CAP;
     struct capture caps[2] = {
         {.fd = out_p[0], .file = pid > 0 ? open_out(s->stdout_path) : NULL, .cap = cap},
@@ -466,13 +531,16 @@ int run_sandboxed(const struct run_spec *s, struct run_result *res)
          .cap = cap},
     };
     int status = 0;
-    enum run_end forced = pid > 0 ? watch(s, &x, pid, caps, t0, &status) : RUN_SPAWN_FAILED;
+    enum run_end forced =
+        pid > 0 ? watch(s, &x, pid, caps, t0, &status, &gate_p[0], res) : RUN_SPAWN_FAILED;
     res->wall_s = now_s() - t0;
+    if (gate_p[0] >= 0)
+        close(gate_p[0]);
     if (pid > 0)
         kill(-pid, SIGKILL); /* what the child left in its group goes with it; then the pipes end */
     double drain_end = now_s() + 2.0;
     while (pid > 0 && (caps[0].fd >= 0 || caps[1].fd >= 0) && now_s() < drain_end)
-        capture_poll(caps, 2, POLL_MS);
+        capture_poll(caps, 2, POLL_MS, -1);
     for (int i = 0; i < 2; i++) {
         if (caps[i].fd >= 0)
             close(caps[i].fd);

@@ -16,6 +16,7 @@
  * With a sandbox (sandbox.h, when sandboxes can be made here) the program runs under bwrap:
  * its own PID namespace, so nothing it starts outlives it, and the environment sandbox.h
  * names; without one, in the grader's environment plus env.
+ * With a gate (struct run_gate) the child also gets the socket of lab_protocol.h's GPU gate.
  * While it runs, the parent also counts the child's processes (its group, and with a sandbox
  * everything under it) and kills them beyond max_procs (this works for root too), kills them
  * when a captured stream passes flood_bytes or disk_dir takes more than disk_bytes, and at
@@ -28,6 +29,15 @@
 #include <stddef.h>
 
 #include "sandbox.h"
+
+/* The gate of lab_protocol.h: the child gets one end of a socket as descriptor LAB_GATE_FD and
+ * its number in LAB_GATE_ENV. When the child writes LAB_GATE_READY there, ready(ctx) is called
+ * and may block (it takes the GPU's lock); then the child is told LAB_GATE_GO. The wall-clock
+ * bound does not count the time ready() took. */
+struct run_gate {
+    void (*ready)(void *ctx);
+    void *ctx;
+};
 
 struct run_spec {
     char *const *argv;          /* argv[0] is looked up in PATH when it has no '/' */
@@ -48,6 +58,8 @@ struct run_spec {
     const char *disk_dir;       /* with disk_bytes > 0: killed when this tree grows past it */
     unsigned long long disk_bytes;
     const volatile sig_atomic_t *cancel;
+    const struct run_gate *gate;   /* NULL: none */
+    int nice;                      /* > 0: the child's niceness (setpriority) */
 };
 
 enum run_end {
@@ -68,6 +80,9 @@ struct run_result {
     int spawn_errno;
     int truncated;          /* some output past output_cap was dropped */
     double wall_s;
+    int gate_passed;        /* the child said LAB_GATE_READY and was let go */
+    double ready_s;         /* from the start to LAB_GATE_READY */
+    double gate_wait_s;     /* how long ready() took */
 };
 
 /* Runs the spec to its end; returns 0 (the result says how it ended). */

@@ -11,7 +11,7 @@
 #   hang       the solutions, 03's kernel spins on a volatile load     matmul_naive timed out
 #   sanitizer  the solutions, 03's kernel reads past the end of A     matmul_naive sanitizer
 # Writes OUTDIR/summary.txt (the rate, seconds per student, seconds per grading step summed
-# over the class), OUTDIR/class.csv (one row: the same figures) and OUTDIR/steps.csv (one row
+# over the class, the GPU's time held and waited for), OUTDIR/class.csv (one row: the same figures) and OUTDIR/steps.csv (one row
 # per student and step), plus the gradebook and the class log. A student whose matmul_naive
 # outcome is not its kind's (a mutation that no longer does what it says) is named in the
 # summary, and the script exits 1. Needs a GPU.
@@ -69,7 +69,7 @@ cp "$class/gradebook.csv" "$class/junit.xml" "$out/" 2>/dev/null
 python3 - "$class" "$secs" "$out" "$*" <<'EOF' | tee -a "$out/summary.txt"
 import csv, glob, json, os, sys
 cls, secs, out, opts = sys.argv[1], float(sys.argv[2]), sys.argv[3], sys.argv[4]
-steps, done, rows, odd = {}, 0, [], []
+steps, gpu, done, rows, odd = {}, {}, 0, [], []
 expected = {"ref": "passed", "slow": "too_slow", "crash": "crashed", "hang": "timed_out",
             "sanitizer": "sanitizer"}
 for path in sorted(glob.glob(os.path.join(cls, "*", "results.json"))):
@@ -89,6 +89,8 @@ for path in sorted(glob.glob(os.path.join(cls, "*", "results.json"))):
         for k, v in (res.get("steps") or {}).items():
             steps[k] = steps.get(k, 0.0) + (v or 0.0)
             rows.append((student, tid, k, v))
+        for k, v in (res.get("gpu") or {}).items():
+            gpu[k] = gpu.get(k, 0.0) + (v or 0.0)
         if tid == "03-naive-matmul/matmul_naive" and kind in expected and \
                 extra.get("outcome", res.get("outcome")) != expected[kind]:
             odd.append(f"{student}: matmul_naive {extra.get('outcome', res.get('outcome'))}, "
@@ -98,12 +100,19 @@ print(f"students graded: {done} in {secs:.0f} s: {rate:.2f} students a minute, "
       f"{secs / done if done else float('nan'):.1f} s a student")
 for k, v in sorted(steps.items(), key=lambda kv: -kv[1]):
     print(f"  step {k:10s} {v:8.1f} s summed over the class ({v / done if done else 0:.1f} s a student)")
+# Timed runs hold the GPU alone, so their sum over the class is the part of the wall the GPU
+# was held for timing; shared holds (compute-sanitizer) overlap one another.
+per = lambda v: v / done if done else 0
+print(f"  GPU held for timed runs {gpu.get('timed_s', 0):.1f} s ({per(gpu.get('timed_s', 0)):.1f} s a "
+      f"student, {gpu.get('timed_s', 0) / secs * 100 if secs > 0 else 0:.0f} % of the wall); shared "
+      f"{gpu.get('shared_s', 0):.1f} s summed over overlapping runs ({per(gpu.get('shared_s', 0)):.1f} s a "
+      f"student); waited for it {gpu.get('wait_s', 0):.1f} s ({per(gpu.get('wait_s', 0)):.1f} s a student)")
 with open(os.path.join(out, "class.csv"), "w", newline="") as f:
     w = csv.writer(f)
     w.writerow(["options", "students", "seconds", "students_per_minute", "seconds_per_student"]
-               + [f"step_{k}_s" for k in sorted(steps)])
+               + [f"step_{k}_s" for k in sorted(steps)] + [f"gpu_{k}" for k in sorted(gpu)])
     w.writerow([opts, done, f"{secs:.1f}", f"{rate:.3f}", f"{secs / done if done else 0:.2f}"]
-               + [f"{steps[k]:.2f}" for k in sorted(steps)])
+               + [f"{steps[k]:.2f}" for k in sorted(steps)] + [f"{gpu[k]:.2f}" for k in sorted(gpu)])
 with open(os.path.join(out, "steps.csv"), "w", newline="") as f:
     w = csv.writer(f)
     w.writerow(["student", "task", "step", "seconds"])

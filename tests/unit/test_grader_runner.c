@@ -9,9 +9,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "lab_protocol.h"
 #include "runner.h"
 
 static struct run_result run_sh(const char *script, const char *out, double wall, size_t cap)
@@ -116,6 +118,106 @@ static void spawn_failure_and_description(void **state)
     assert_string_equal(buf, "killed by SIGSEGV (Segmentation fault)");
 }
 
+/* The gate (lab_protocol.h): the child's turn is taken when it says ready, the time that
+ * takes is not counted against its wall-clock bound, and it goes on only when told to. */
+struct turn {
+    int calls;
+    double sleep_s;
+};
+
+static void slow_turn(void *arg)
+{
+    struct turn *t = arg;
+    t->calls++;
+    usleep((useconds_t)(t->sleep_s * 1e6));
+}
+
+static struct run_result run_gated(const char *script, const char *out, double wall,
+                                   struct turn *t)
+{
+    char *argv[] = {"/bin/sh", "-c", (char *)script, NULL};
+    struct run_gate gate = {slow_turn, t};
+    struct run_spec s = {.argv = argv, .stdout_path = out, .stderr_path = out, .wall_s = wall,
+                         .max_procs = 16, .gate = &gate};
+    struct run_result r;
+    assert_int_equal(run_sandboxed(&s, &r), 0);
+    return r;
+}
+
+static char *slurp(const char *path)
+{
+    static char buf[4096];
+    FILE *f = fopen(path, "r");
+    size_t n = f ? fread(buf, 1, sizeof buf - 1, f) : 0;
+    buf[n] = 0;
+    if (f)
+        fclose(f);
+    return buf;
+}
+
+static void the_gate_opens_once_and_its_wait_is_not_wall_time(void **state)
+{
+    (void)state;
+    char out[] = "/tmp/grader-run-XXXXXX";
+    close(mkstemp(out));
+    /* says ready, reads the answer, then says ready again: only one turn is taken */
+    const char *speaker = "printf R >&$LAB_GATE_FD; c=$(dd bs=1 count=1 <&3 2>/dev/null); "
+                          "(printf R >&3) 2>/dev/null; echo \"fd=$LAB_GATE_FD go=$c\"";
+    struct turn t = {0, 1.0};
+    struct run_result r = run_gated(speaker, out, 0.8, &t);
+    assert_int_equal(r.end, RUN_EXITED); /* a turn of 1 s inside a bound of 0.8 s */
+    assert_int_equal(r.exit_status, 0);
+    assert_int_equal(t.calls, 1);
+    assert_true(r.gate_passed);
+    assert_true(r.gate_wait_s >= 0.9);
+    assert_true(r.ready_s < r.wall_s - r.gate_wait_s + 0.01);
+    assert_string_equal(slurp(out), "fd=3 go=G\n");
+
+    /* a program that never says ready takes no turn and is bounded as always */
+    t = (struct turn){0, 0};
+    r = run_gated("echo \"fd=$LAB_GATE_FD\"; sleep 30", out, 0.5, &t);
+    assert_int_equal(r.end, RUN_TIMED_OUT);
+    assert_int_equal(t.calls, 0);
+    assert_false(r.gate_passed);
+    assert_string_equal(slurp(out), "fd=3\n");
+
+    /* without a gate there is no variable */
+    r = run_sh("echo \"fd=${LAB_GATE_FD-none}\"", out, 10, 0);
+    assert_int_equal(r.end, RUN_EXITED);
+    assert_false(r.gate_passed);
+    assert_string_equal(slurp(out), "fd=none\n");
+    unlink(out);
+}
+
+/* The program's side of the gate: goes on when told, stops when the gate is broken. */
+static void the_program_passes_the_gate_only_when_told(void **state)
+{
+    (void)state;
+    unsetenv(LAB_GATE_ENV);
+    assert_int_equal(lab_gate_pass(), 0); /* no gate: straight on */
+    for (int told = 0; told < 2; told++) {
+        int sv[2];
+        assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
+        char num[16], c = LAB_GATE_GO;
+        if (told)
+            assert_int_equal(write(sv[0], &c, 1), 1);
+        else
+            close(sv[0]); /* the grader is gone */
+        snprintf(num, sizeof num, "%d", sv[1]);
+        setenv(LAB_GATE_ENV, num, 1);
+        assert_int_equal(lab_gate_pass(), told ? 0 : -1);
+        if (told) {
+            assert_int_equal(read(sv[0], &c, 1), 1);
+            assert_int_equal(c, LAB_GATE_READY);
+            assert_int_equal(read(sv[0], &c, 1), 0); /* the program closed its end */
+            close(sv[0]);
+        }
+    }
+    setenv(LAB_GATE_ENV, "3x", 1);
+    assert_int_equal(lab_gate_pass(), -1);
+    unsetenv(LAB_GATE_ENV);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -124,6 +226,8 @@ int main(void)
         cmocka_unit_test(output_is_capped),
         cmocka_unit_test(grandchildren_are_killed),
         cmocka_unit_test(spawn_failure_and_description),
+        cmocka_unit_test(the_gate_opens_once_and_its_wait_is_not_wall_time),
+        cmocka_unit_test(the_program_passes_the_gate_only_when_told),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

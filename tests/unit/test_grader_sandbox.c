@@ -125,6 +125,31 @@ static void sandboxed_child_inherits_no_descriptor(void **state)
     no_descriptor_but_0_1_2(f, &f->sb);
 }
 
+static void let_go(void *ctx) { ++*(int *)ctx; }
+
+/* The gate's socket (lab_protocol.h) reaches the program through bwrap as descriptor 3. */
+static void the_gate_reaches_a_sandboxed_program(void **state)
+{
+    skip_without_sandbox();
+    struct fixture *f = *state;
+    char *argv[] = {"/bin/sh", "-c",
+                    "printf R >&$LAB_GATE_FD; c=$(dd bs=1 count=1 <&3 2>/dev/null); echo \"go=$c\"",
+                    NULL};
+    int turns = 0;
+    struct run_gate gate = {let_go, &turns};
+    struct run_spec s = {.argv = argv, .stdout_path = f->out, .stderr_path = f->out,
+                         .wall_s = 20, .max_procs = 16, .sandbox = &f->sb, .gate = &gate};
+    struct run_result r;
+    assert_int_equal(run_sandboxed(&s, &r), 0);
+    assert_int_equal(r.end, RUN_EXITED);
+    assert_int_equal(turns, 1);
+    assert_true(r.gate_passed);
+    char *text = read_text_file(f->out, 4096);
+    assert_non_null(text);
+    assert_string_equal(text, "go=G\n");
+    free(text);
+}
+
 static void writes_only_to_its_scratch(void **state)
 {
     skip_without_sandbox();
@@ -271,6 +296,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(unsandboxed_child_inherits_no_descriptor, setup, teardown),
         cmocka_unit_test_setup_teardown(sandboxed_child_inherits_no_descriptor, setup, teardown),
+        cmocka_unit_test_setup_teardown(the_gate_reaches_a_sandboxed_program, setup, teardown),
         cmocka_unit_test_setup_teardown(writes_only_to_its_scratch, setup, teardown),
         cmocka_unit_test_setup_teardown(sees_neither_solutions_nor_secrets, setup, teardown),
         cmocka_unit_test_setup_teardown(leaves_no_process_behind, setup, teardown),
