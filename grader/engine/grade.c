@@ -307,11 +307,14 @@ static int step_run(struct job *j, const char *dump, const char *report)
     case RUN_EXITED:
         break;
     }
-    /* The harness passes the gate before the first case: cases that ran without it ran off
-     * the GPU's turn, beside another grading's timed run (a harness of the grader's own that
-     * lost the gate's variable, never the student's doing). */
+    /* The harness passes the gate before the first case, and no code of the student's runs
+     * before main once the object check passed: cases that ran without passing it ran with
+     * the GPU shared, beside compute-sanitizer's runs, and their times are not the turn's
+     * (the grader's own fault, a harness that lost the gate's variable). Without the object
+     * check a constructor of the student's may end the program before main: that is the
+     * sandbox's case, and the verifier decides it as any other run. */
     if ((res.exit_status == LAB_EXIT_PASS || res.exit_status == LAB_EXIT_FAIL) &&
-        !res.gate_passed) {
+        !res.gate_passed && !j->o->no_objcheck) {
         job_fact(j, OUTCOME_NOT_RUN, "grader error: %s ran its cases without passing the GPU's "
                  "gate (%s)", task_name(j->t), LAB_GATE_ENV);
         return 0;

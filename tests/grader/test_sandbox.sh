@@ -36,6 +36,31 @@ else
   echo "note: no sandbox here; only the fallback is checked"
 fi
 
+# Code that runs before main (a constructor: only possible with --no-objcheck) and ends the
+# program there has passed no GPU gate: the verifier decides it (no dump: wrong), never a
+# "grader error" as for a harness of the grader's own that skipped the gate.
+cat >"$course/exercises/01-basics/pass.cu" <<'C'
+/* Ends the program before main, reporting success. */
+#include <unistd.h>
+#include "protocol.h"
+
+__attribute__((constructor)) static void early(void) { _exit(0); }
+
+double task_compute(long i, uint64_t seed)
+{
+    return protocol_expected(i, seed);
+}
+C
+"$GRADER" --batch --root "$course" --seed 5 --no-sanitize --no-objcheck pass --format json \
+  --output "$TEST_TMP/early.json" 2>/dev/null
+py_json "an exit before main, unchecked: wrong, not a grader error" \
+  'assert d["tasks"][0]["outcome"] == "wrong", d["tasks"][0]' "$TEST_TMP/early.json"
+"$GRADER" --batch --root "$course" --seed 5 --no-sanitize pass --format json \
+  --output "$TEST_TMP/early2.json" 2>/dev/null
+py_json "an exit before main, checked: rejected" \
+  'assert d["tasks"][0]["outcome"] == "rejected", d["tasks"][0]' "$TEST_TMP/early2.json"
+cp "$ROOT/tests/grader/fixture/exercises/01-basics/pass.cu" "$course/exercises/01-basics/pass.cu"
+
 # A bwrap that cannot make namespaces, first on PATH.
 mkdir -p "$TEST_TMP/bin"
 printf '#!/bin/sh\necho "bwrap: No permissions to create new namespace" >&2\nexit 1\n' >"$TEST_TMP/bin/bwrap"
