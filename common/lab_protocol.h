@@ -71,11 +71,11 @@ enum lab_exit {
 
 /* ======================================================================= the GPU's gate */
 /* Gradings that share a GPU take turns for its use (grader/engine/gpulock.h). Starting a
- * process and opening the device take a quarter of a second, several under compute-sanitizer,
- * and need no turn: so the grader hands a task program a socket, its descriptor number in the
- * environment variable LAB_GATE_ENV. With the device open and before any code under test runs,
- * the program writes LAB_GATE_READY there and waits for LAB_GATE_GO; in between, the grader
- * takes its turn at the GPU. Without the variable a program goes straight on. */
+ * process and opening the device take a quarter of a second and need the GPU only shared, not
+ * alone as a timed run does: so the grader hands a timed task program a socket, its descriptor
+ * number in the environment variable LAB_GATE_ENV. With the device open and before any code
+ * under test runs, the program writes LAB_GATE_READY there and waits for LAB_GATE_GO; in
+ * between, the grader takes the GPU alone. Without the variable a program goes straight on. */
 #define LAB_GATE_ENV "LAB_GATE_FD"
 #define LAB_GATE_FD 3 /* the descriptor the grader passes */
 #define LAB_GATE_READY 'R'
