@@ -141,7 +141,7 @@ void job_gpu_account(const struct job *j, enum gpu_use use, double wait_s, doubl
 /* A timed run through the gate: it starts holding the GPU shared, as compute-sanitizer's runs
  * do, and at the gate trades that for the GPU alone. Its start (the process, the sandbox, the
  * device's opening: a quarter of a second) then overlaps the sanitizers and other starts, but
- * never a timed run: on the H200 a 26-microsecond call timed beside a loop of device opens took
+ * never a timed run: on the H200 a call of 30 microseconds timed beside loops of device opens took
  * a third longer. The shared hold is dropped before the exclusive one is waited for, so that
  * two runs at their gates never wait on each other. */
 struct gate_turn {
