@@ -3,8 +3,9 @@
  *
  * The task programs draw the timed calls' inputs on the GPU, where they are needed (no host
  * copy, no upload), and the check's inputs on the CPU. Both go through these functions: C on
- * the CPU (rng.c's lab_fill_*), CUDA C on the GPU (draw.cu's lab_fill_*_device and a task's own
- * kernels), and a GPU test holds the two to the same bits. Every kernel of the harness's own
+ * the CPU (rng.c's lab_fill_*), CUDA C on the GPU (draw.cu's lab_fill_*_device), and a GPU
+ * test holds the two to the same bits; a task's own input goes through lab::draw_host and
+ * lab::draw_device (below), one value function for both. Every kernel of the harness's own
  * is named in namespace lab: an exercise may not define names there, and the grader's ncu
  * cross-check leaves those kernels out of a timed call's.
  *
@@ -157,5 +158,54 @@ static LAB_HD inline void lab_fill_range(const lab_fill_spec *f, size_t begin, s
         break;
     }
 }
+
+#ifdef __CUDACC__
+#include "lab.h"
+#include "parallel.h"
+
+/* A task's own input, for what the fills above cannot say (CUDA C++): element i is value(i),
+ * value a small struct holding the seeds, whose operator() is LAB_HD. lab::draw_host draws it
+ * on every core of the CPU, lab::draw_device on the GPU (launched, not waited for), the same
+ * values both ways. All of it is the harness's own, so in namespace lab, where no exercise
+ * may define a name. */
+namespace lab {
+template <typename T, typename V>
+__global__ void draw_kernel(T *x, size_t n, V value)
+{
+    const size_t stride = (size_t)gridDim.x * blockDim.x;
+    for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride)
+        x[i] = value(i);
+}
+
+template <typename T, typename V>
+struct draw_job {
+    T *x;
+    V value;
+};
+
+template <typename T, typename V>
+void draw_chunk(size_t chunk, size_t begin, size_t end, void *arg)
+{
+    (void)chunk;
+    const draw_job<T, V> *j = (const draw_job<T, V> *)arg;
+    for (size_t i = begin; i < end; i++)
+        j->x[i] = j->value(i);
+}
+
+template <typename T, typename V>
+void draw_host(T *x, size_t n, V value)
+{
+    draw_job<T, V> job = {x, value};
+    lab_parallel_chunks(n, (size_t)1 << 20, draw_chunk<T, V>, &job);
+}
+
+template <typename T, typename V>
+void draw_device(T *x, size_t n, V value)
+{
+    draw_kernel<<<1024, 256>>>(x, n, value);
+    CUDA_LAUNCH_CHECK();
+}
+} // namespace lab
+#endif /* __CUDACC__ */
 
 #endif

@@ -46,34 +46,14 @@ enum { CHUNK = 1 << 20 };
 /* Element i of the input: [-8, 7] shifted past zero, the nonzero values [-8, -1] and [1, 8].
  * A function of (seed, i) alone (lab_draw.h), so the GPU draws a timed call's input and the
  * CPU the check's, the same values. */
-static LAB_HD inline float reduce_value(uint64_t seed, size_t i)
-{
-    const int64_t v = -8 + (int64_t)lab_draw_below(seed, i, 16);
-    return (float)(v >= 0 ? v + 1 : v);
-}
-
-typedef struct draw_job {
-    float *x;
+struct reduce_value {
     uint64_t seed;
-} draw_job;
-
-static void draw_chunk(size_t chunk, size_t begin, size_t end, void *arg)
-{
-    (void)chunk;
-    const draw_job *j = (const draw_job *)arg;
-    for (size_t i = begin; i < end; ++i)
-        j->x[i] = reduce_value(j->seed, i);
-}
-
-/* In namespace lab, as every kernel of the harness's own (lab_draw.h). */
-namespace lab {
-__global__ void reduce_draw_kernel(float *x, size_t n, uint64_t seed)
-{
-    const size_t stride = (size_t)gridDim.x * blockDim.x;
-    for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride)
-        x[i] = reduce_value(seed, i);
-}
-} // namespace lab
+    LAB_HD float operator()(size_t i) const
+    {
+        const int64_t v = -8 + (int64_t)lab_draw_below(seed, i, 16);
+        return (float)(v >= 0 ? v + 1 : v);
+    }
+};
 
 static void *reduce_make(const lab_case *c, uint64_t seed, void *user)
 {
@@ -85,8 +65,7 @@ static void *reduce_make(const lab_case *c, uint64_t seed, void *user)
     if (lab_inputs_on_device())
         return st; /* a timed call's: reduce_upload draws them on the GPU */
     st->x = (float *)lab_xmalloc(st->n * sizeof(float));
-    draw_job job = {st->x, st->seed};
-    lab_parallel_chunks(st->n, CHUNK, draw_chunk, &job);
+    lab::draw_host(st->x, st->n, reduce_value{st->seed});
     return st;
 }
 
@@ -107,8 +86,7 @@ static void reduce_upload(void *p)
     CUDA_CHECK(cudaMalloc(&st->d_alloc, (st->offset + st->n) * sizeof(float)));
     CUDA_CHECK(cudaMalloc(&st->d_out, sizeof(float)));
     CUDA_CHECK(cudaMalloc(&st->d_work, REDUCE_SUM_WORK_FLOATS * sizeof(float)));
-    lab::reduce_draw_kernel<<<1024, 256>>>(st->d_alloc + st->offset, st->n, st->seed);
-    CUDA_LAUNCH_CHECK();
+    lab::draw_device(st->d_alloc + st->offset, st->n, reduce_value{st->seed});
     CUDA_CHECK(cudaDeviceSynchronize());
 }
 

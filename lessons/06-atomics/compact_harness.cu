@@ -41,31 +41,15 @@ enum { CHUNK = 1 << 20 };
  * made negative (dropped by the compaction) when its percentage is at or past keep. A function
  * of the seeds and i alone (lab_draw.h), so the GPU draws a timed call's input and the CPU
  * the check's, the same values. */
-static LAB_HD inline int32_t compact_value(uint64_t value_seed, uint64_t keep_seed, unsigned keep,
-                                           size_t i)
-{
-    const int32_t v = (int32_t)lab_draw_below(value_seed, i, (uint64_t)INT32_MAX + 1);
-    return lab_draw_below(keep_seed, i, 100) >= keep ? -1 - v : v;
-}
-
-static void draw_chunk(size_t chunk, size_t begin, size_t end, void *arg)
-{
-    (void)chunk;
-    const state *s = (const state *)arg;
-    for (size_t i = begin; i < end; i++)
-        s->h_in[i] = compact_value(s->value_seed, s->keep_seed, s->keep, i);
-}
-
-/* In namespace lab, as every kernel of the harness's own (lab_draw.h). */
-namespace lab {
-__global__ void compact_draw_kernel(int32_t *values, size_t n, uint64_t value_seed,
-                                    uint64_t keep_seed, unsigned keep)
-{
-    const size_t stride = (size_t)gridDim.x * blockDim.x;
-    for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride)
-        values[i] = compact_value(value_seed, keep_seed, keep, i);
-}
-} // namespace lab
+struct compact_value {
+    uint64_t value_seed, keep_seed;
+    unsigned keep;
+    LAB_HD int32_t operator()(size_t i) const
+    {
+        const int32_t v = (int32_t)lab_draw_below(value_seed, i, (uint64_t)INT32_MAX + 1);
+        return lab_draw_below(keep_seed, i, 100) >= keep ? -1 - v : v;
+    }
+};
 
 static void *make(const lab_case *c, uint64_t seed, void *user)
 {
@@ -78,7 +62,7 @@ static void *make(const lab_case *c, uint64_t seed, void *user)
     if (lab_inputs_on_device())
         return s; /* a timed call's: upload draws them on the GPU */
     s->h_in = (int32_t *)lab_xmalloc(s->n * sizeof(int32_t));
-    lab_parallel_chunks(s->n, CHUNK, draw_chunk, s);
+    lab::draw_host(s->h_in, s->n, compact_value{s->value_seed, s->keep_seed, s->keep});
     return s;
 }
 
@@ -104,8 +88,7 @@ static void upload(void *st)
     CUDA_CHECK(cudaMalloc(&s->d_in, s->n * sizeof(int32_t)));
     CUDA_CHECK(cudaMalloc(&s->d_out, s->n * sizeof(int32_t)));
     CUDA_CHECK(cudaMalloc(&s->d_counter, sizeof(unsigned int)));
-    lab::compact_draw_kernel<<<1024, 256>>>(s->d_in, s->n, s->value_seed, s->keep_seed, s->keep);
-    CUDA_LAUNCH_CHECK();
+    lab::draw_device(s->d_in, s->n, compact_value{s->value_seed, s->keep_seed, s->keep});
     CUDA_CHECK(cudaDeviceSynchronize());
 }
 

@@ -6,7 +6,6 @@
 #include "histogram.h"
 #include "lab.h"
 #include "lab_draw.h"
-#include "parallel.h"
 
 enum spread { UNIFORM, SINGLE, SKEWED };
 
@@ -38,37 +37,15 @@ typedef struct state {
 /* Skewed: nine bytes in ten from four hot bins, the rest anywhere (a dark photograph). The
  * high bits pick hot or not, the low ones the byte: a function of (seed, i) alone, drawn
  * alike on the CPU and the GPU. */
-static LAB_HD inline uint8_t skewed_byte(uint64_t seed, size_t i)
-{
-    const uint64_t x = lab_draw_bits(seed, i);
-    const uint8_t hot[4] = { 0, 1, 17, 200 };
-    return lab_draw_mulhi(x, 10) ? hot[(x >> 8) & 3] : (uint8_t)x;
-}
-
-enum { SKEW_CHUNK = 1 << 20 };
-
-typedef struct skew_job {
-    uint8_t *x;
+struct skewed_byte {
     uint64_t seed;
-} skew_job;
-
-static void skew_chunk(size_t chunk, size_t begin, size_t end, void *arg)
-{
-    (void)chunk;
-    const skew_job *j = (const skew_job *)arg;
-    for (size_t i = begin; i < end; i++)
-        j->x[i] = skewed_byte(j->seed, i);
-}
-
-/* In namespace lab, as every kernel of the harness's own (lab_draw.h). */
-namespace lab {
-__global__ void histogram_skew_kernel(uint8_t *x, size_t n, uint64_t seed)
-{
-    const size_t stride = (size_t)gridDim.x * blockDim.x;
-    for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride)
-        x[i] = skewed_byte(seed, i);
-}
-} // namespace lab
+    LAB_HD uint8_t operator()(size_t i) const
+    {
+        const uint64_t x = lab_draw_bits(seed, i);
+        const uint8_t hot[4] = { 0, 1, 17, 200 };
+        return lab_draw_mulhi(x, 10) ? hot[(x >> 8) & 3] : (uint8_t)x;
+    }
+};
 
 /* The byte every element of a SINGLE case holds. */
 static uint8_t single_byte(uint64_t seed)
@@ -95,11 +72,9 @@ static void *make(const lab_case *c, uint64_t seed, void *user)
     case SINGLE:
         memset(s->h_in, single_byte(s->seed), s->n);
         break;
-    default: {
-        skew_job job = { s->h_in, s->seed };
-        lab_parallel_chunks(s->n, SKEW_CHUNK, skew_chunk, &job);
+    default:
+        lab::draw_host(s->h_in, s->n, skewed_byte{s->seed});
         break;
-    }
     }
     return s;
 }
@@ -129,8 +104,7 @@ static void upload(void *st)
         CUDA_CHECK(cudaMemset(s->d_in, single_byte(s->seed), s->n));
         break;
     default:
-        lab::histogram_skew_kernel<<<1024, 256>>>(s->d_in, s->n, s->seed);
-        CUDA_LAUNCH_CHECK();
+        lab::draw_device(s->d_in, s->n, skewed_byte{s->seed});
         break;
     }
     CUDA_CHECK(cudaDeviceSynchronize());
