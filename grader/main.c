@@ -33,6 +33,11 @@
 /* The longest --timeout: a week. Longer is a typing error, and inf or nan would never end. */
 #define TIMEOUT_MAX_S (7 * 24 * 3600.0)
 
+/* Tasks graded at once: four keep the GPU busy while the others build, verify and sanitize
+ * (grader/README.md has the figures); more add waiting, not speed, on one GPU. */
+#define JOBS_DEFAULT 4
+#define JOBS_MAX 64
+
 static void usage(FILE *out)
 {
     fputs("usage: grader [OPTIONS]                 the course on a terminal (plain text otherwise)\n"
@@ -55,6 +60,7 @@ static void usage(FILE *out)
           "  --no-sandbox      run student code without bubblewrap (to measure what it costs)\n"
           "  --no-objcheck     skip the check of what the object calls (to test the sandbox alone)\n"
           "  --gpu N           CUDA_VISIBLE_DEVICES=N for every child\n"
+          "  -j, --jobs N      tasks graded at once, taking turns for the timed runs (default 4)\n"
           "  --timeout S       wall-clock limit of each run of the exercise (default 60)\n"
           "  --build-timeout S wall-clock limit of each build (default 300)\n"
           "  --mem-limit GIB   RLIMIT_DATA of the exercise (default half the RAM; 0: none)\n"
@@ -108,6 +114,7 @@ struct cli {
     const char *root;
     int no_state;
     int verbose;
+    unsigned jobs;      /* tasks graded at once; 0: JOBS_DEFAULT */
     const char *tasks[256];
     size_t n_tasks;
     char *exercises, *exbuild; /* absolute, malloc'd */
@@ -117,7 +124,7 @@ enum {
     OPT_BATCH = 256, OPT_ROOT, OPT_FORMAT, OPT_OUTPUT, OPT_SEED, OPT_NO_SANITIZE, OPT_NO_BUILD,
     OPT_GPU, OPT_TIMEOUT, OPT_MEM_LIMIT, OPT_EXERCISES, OPT_EXBUILD, OPT_FORCE, OPT_NO_STATE,
     OPT_NO_COLOR, OPT_OUTCOMES, OPT_BUILD_TIMEOUT, OPT_NO_SANDBOX, OPT_NO_OBJCHECK,
-    OPT_NCU_SHARE, OPT_NCU,
+    OPT_NCU_SHARE, OPT_NCU, OPT_JOBS,
 };
 
 static const struct option long_opts[] = {
@@ -133,6 +140,7 @@ static const struct option long_opts[] = {
     {"no-sandbox", no_argument, NULL, OPT_NO_SANDBOX},
     {"no-objcheck", no_argument, NULL, OPT_NO_OBJCHECK},
     {"gpu", required_argument, NULL, OPT_GPU},
+    {"jobs", required_argument, NULL, OPT_JOBS},
     {"timeout", required_argument, NULL, OPT_TIMEOUT},
     {"build-timeout", required_argument, NULL, OPT_BUILD_TIMEOUT},
     {"mem-limit", required_argument, NULL, OPT_MEM_LIMIT},
@@ -190,6 +198,13 @@ static int take_value(int c, const char *v, struct cli *cl, struct grader_opts *
             return usage_error("--gpu wants a device index, not '%s'", v);
         o->grade.gpu = (int)g;
         return -1;
+    case OPT_JOBS:
+        errno = 0;
+        long n = strtol(v, &end, 10);
+        if (end == v || *end || errno || n < 1 || n > JOBS_MAX)
+            return usage_error("--jobs wants a count from 1 to 64, not '%s'", v);
+        cl->jobs = (unsigned)n;
+        return -1;
     case OPT_TIMEOUT:
         if (parse_number(v, &x) != 0 || x <= 0 || x > TIMEOUT_MAX_S)
             return usage_error("--timeout wants seconds, more than 0 and at most a week, not '%s'", v);
@@ -215,7 +230,7 @@ static int parse_args(int argc, char **argv, struct cli *cl, struct grader_opts 
 {
     opterr = 0;
     int c;
-    while ((c = getopt_long(argc, argv, ":vh", long_opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":vhj:", long_opts, NULL)) != -1) {
         switch (c) {
         case 'h': usage(stdout); return 0;
         case 'v': cl->verbose = 1; break;
@@ -228,6 +243,12 @@ static int parse_args(int argc, char **argv, struct cli *cl, struct grader_opts 
         case OPT_FORCE: o->force = 1; break;
         case OPT_NO_STATE: cl->no_state = 1; break;
         case OPT_NO_COLOR: o->no_color = 1; break;
+        case 'j': {
+            int rc = take_value(OPT_JOBS, optarg, cl, o);
+            if (rc >= 0)
+                return rc;
+            break;
+        }
         case ':': return usage_error("%s needs a value", argv[optind - 1]);
         case '?': return usage_error("unknown option '%s'", argv[optind - 1]);
         default: {
@@ -310,6 +331,46 @@ static int choose_tasks(struct course *course, const struct cli *c, struct task 
     return -1;
 }
 
+/* Several gradings at once take turns at the GPU through a lock (gpulock.h). Without one of
+ * the class's, it is the course build's, named by host and GPU as the class names its own, so
+ * that two gradings of this course on this machine take turns too. NULL: none to be had. */
+static char *own_gpu_lock(const struct grade_opts *g)
+{
+    char host[256] = "localhost";
+    gethostname(host, sizeof host - 1);
+    host[sizeof host - 1] = 0;
+    char *dir = xasprintf("%s/%s/grader", g->root, g->build_dir ? g->build_dir : "build");
+    char *path = NULL;
+    if (mkdir_p(dir) == 0) {
+        if (g->gpu >= 0)
+            path = xasprintf("%s/gpu-%s-%d.lock", dir, host, g->gpu);
+        else
+            path = xasprintf("%s/gpu-%s-visible.lock", dir, host);
+    }
+    free(dir);
+    return path;
+}
+
+struct graded {
+    struct grading_session *s;
+    struct task **chosen;
+    int chatty;
+};
+
+static void take_graded(size_t i, struct task_result *r, void *user)
+{
+    struct graded *g = user;
+    if (interrupted) {
+        task_result_free(r);
+        return;
+    }
+    if (session_take(g->s, g->chosen[i], r) != 0)
+        fprintf(stderr, "grader: cannot save progress: %s\n", strerror(errno));
+    if (g->chatty)
+        fprintf(stderr, "graded  %-40s %s (%.1f s)\n", task_id(g->chosen[i]),
+                outcome_name(task_outcome(g->chosen[i])), result_duration_s(task_result(g->chosen[i])));
+}
+
 /* Grades the selected tasks (all when none are named); fresh saved results are kept unless
  * forced or in batch mode. Returns -1, or an exit status. */
 static int grade_selected(struct grading_session *s, struct cli *c, struct grader_opts *o)
@@ -329,20 +390,18 @@ static int grade_selected(struct grading_session *s, struct cli *c, struct grade
         fprintf(stderr, "built %zu tasks ahead in %u makes (%.1f s)\n", k, grade_batch_makes(batch),
                 grade_batch_seconds(batch));
     o->grade.batch = batch;
-    for (size_t i = 0; i < k && !interrupted; i++) {
-        if (chatty)
-            fprintf(stderr, "grading %-40s ", task_id(chosen[i]));
-        struct task_result *r = grade_task(chosen[i], &o->grade);
-        if (interrupted) {
-            task_result_free(r);
-            break;
-        }
-        if (session_take(s, chosen[i], r) != 0)
-            fprintf(stderr, "grader: cannot save progress: %s\n", strerror(errno));
-        if (chatty)
-            fprintf(stderr, "%s (%.1f s)\n", outcome_name(task_outcome(chosen[i])),
-                    result_duration_s(task_result(chosen[i])));
-    }
+    unsigned jobs = c->jobs ? c->jobs : JOBS_DEFAULT;
+    char *lock = NULL;
+    if (jobs > 1 && k > 1 && !o->grade.gpu_lock)
+        o->grade.gpu_lock = lock = own_gpu_lock(&o->grade);
+    jobs = grade_many_jobs(&o->grade, jobs);
+    if (chatty && k > 1)
+        fprintf(stderr, "grading %zu tasks, %u at once\n", k, jobs);
+    struct graded g = {s, chosen, chatty};
+    grade_many((const struct task *const *)chosen, k, &o->grade, jobs, take_graded, &g);
+    if (lock)
+        o->grade.gpu_lock = NULL;
+    free(lock);
     o->grade.batch = NULL;
     grade_batch_free(batch);
     if (interrupted) {

@@ -184,7 +184,9 @@ static char *first_line(const char *path, const char *must_contain)
 {
     char *text = read_text_file(path, 1 << 16);
     char *found = NULL, *fallback = NULL;
-    for (char *line = text ? strtok(text, "\n") : NULL; line; line = strtok(NULL, "\n")) {
+    char *save = NULL;
+    for (char *line = text ? strtok_r(text, "\n", &save) : NULL; line;
+         line = strtok_r(NULL, "\n", &save)) {
         if (!fallback && line[0])
             fallback = line;
         if (!must_contain || strstr(line, must_contain)) {

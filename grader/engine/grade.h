@@ -119,6 +119,21 @@ struct grade_batch *grade_batch_build(const struct task *const *tasks, size_t n,
 unsigned grade_batch_makes(const struct grade_batch *b);
 double grade_batch_seconds(const struct grade_batch *b);
 void grade_batch_free(struct grade_batch *b);
+/* 1 when b made the reference solutions of its tasks (NULL: 0). */
+int grade_batch_course_built(const struct grade_batch *b);
+
+/* Several tasks at once (grade_many.c): tasks[0..n) graded by up to `jobs` threads, each
+ * result handed to done (which owns it) in the order of tasks, on the calling thread. The
+ * gradings share o, its GPU lock included: a timed run holds the GPU alone as it would graded
+ * alone. Without o->gpu_lock, or with o->build and the references not made by o->batch (each
+ * grading would make them in the same tree), they are graded one after the other. When
+ * o->cancel is raised no task is started; the gradings under way end as cancelled and are
+ * handed over. Returns how many results were handed over. */
+typedef void (*grade_done_fn)(size_t i, struct task_result *r, void *user);
+size_t grade_many(const struct task *const *tasks, size_t n, const struct grade_opts *o,
+                  unsigned jobs, grade_done_fn done, void *user);
+/* How many gradings grade_many would run at once for jobs asked. */
+unsigned grade_many_jobs(const struct grade_opts *o, unsigned jobs);
 
 /* The options of the whole program, shared by the text/batch front end and the TUI. */
 struct grader_opts {

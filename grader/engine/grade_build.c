@@ -196,7 +196,9 @@ static void own_log(const struct grade_batch *b, struct job *j, const char *obj,
     set_str(&j->r->build_log_path, log);
     char *text = read_text_file(b->log, LOG_READ_MAX);
     FILE *out = fopen(log, "w");
-    for (char *line = text ? strtok(text, "\n") : NULL; line && out; line = strtok(NULL, "\n"))
+    char *save = NULL;
+    for (char *line = text ? strtok_r(text, "\n", &save) : NULL; line && out;
+         line = strtok_r(NULL, "\n", &save))
         if (names_path(line, j->ex_src) || names_path(line, obj) || names_path(line, bin))
             fprintf(out, "%s\n", line);
     if (out)
@@ -349,6 +351,8 @@ unsigned grade_batch_makes(const struct grade_batch *b)
 {
     return b ? b->makes : 0;
 }
+
+int grade_batch_course_built(const struct grade_batch *b) { return b && b->course_built; }
 
 double grade_batch_seconds(const struct grade_batch *b)
 {

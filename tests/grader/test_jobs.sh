@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# Tasks graded at once (--jobs): the same outcomes as one after the other, the report in the
+# tasks' order, and timed runs that still take turns at the GPU: two tasks that each hold it
+# until their time limit cannot hold it together.
+source "$(dirname "$0")/../lib.sh"
+source "$ROOT/tests/grader/common.sh"
+
+course="$TEST_TMP/course"
+fixture_copy "$course" 01-basics 02-faults
+# A second task that never ends, next to hang: the two cannot both time their run at once.
+f="$course/lessons/02-faults"
+sed 's/"hang"/"stall"/' "$f/hang_harness.cu" >"$f/stall_harness.cu"
+cp "$f/hang.h" "$f/stall.h"
+sed -i 's/^\[task.hang\]$/&\n[task.stall]/' "$f/lesson.ini"
+cp "$course/solutions/02-faults/hang.cu" "$course/solutions/02-faults/stall.cu"
+cp "$course/exercises/02-faults/hang.cu" "$course/exercises/02-faults/stall.cu"
+
+usage_error() { # description args...
+  local what=$1; shift
+  "$GRADER" "$@" >"$TEST_TMP/out" 2>"$TEST_TMP/err"; local rc=$?
+  [ $rc -eq 2 ] && [ "$(wc -l <"$TEST_TMP/err")" -eq 1 ] && ok "$what: exit 2, one line" ||
+    { bad "$what: exit $rc"; cat "$TEST_TMP/err"; }
+}
+usage_error "--jobs 0" --batch --jobs 0 --root "$course"
+usage_error "--jobs 65" --batch --jobs 65 --root "$course"
+usage_error "-j without a number" --batch -j x --root "$course"
+
+grade() { # NAME JOBS: the whole fixture course, JSON to NAME.json, stderr to NAME.err
+  "$GRADER" --batch --root "$course" --no-state --seed 5 --timeout 2 --jobs "$2" -v \
+    --format json --output "$TEST_TMP/$1.json" 2>"$TEST_TMP/$1.err"
+  echo "$1: exit $?" >>"$TEST_TMP/exits"
+}
+grade one 1
+grade four 4
+expect_grep '^one: exit 1' "$TEST_TMP/exits" "one at a time: exit 1 (tasks fail by design)"
+expect_grep '^four: exit 1' "$TEST_TMP/exits" "four at once: exit 1"
+expect_grep 'grading 15 tasks, 4 at once' "$TEST_TMP/four.err" "four at once says so"
+expect_grep 'grading 15 tasks, 1 at once' "$TEST_TMP/one.err" "one at a time says so"
+
+py_json "four at once: every task has the outcome it has graded alone, in the same order" '
+one = json.load(open(sys.argv[1].replace("four.json", "one.json")))
+a = [(t["id"], t["outcome"]) for t in one["tasks"]]
+b = [(t["id"], t["outcome"]) for t in d["tasks"]]
+assert a == b, (a, b)
+assert dict(b)["02-faults/stall"] == "timed_out" and dict(b)["02-faults/hang"] == "timed_out", b
+assert dict(b)["01-basics/pass"] == "passed" and dict(b)["01-basics/slow"] == "too_slow", b
+' "$TEST_TMP/four.json"
+
+# hang and stall each hold the GPU for their 2 s: graded together, one waits for the other.
+py_json "four at once: the two endless runs took turns at the GPU" '
+t = {x["id"]: x for x in d["tasks"]}
+h, s = t["02-faults/hang"]["gpu"], t["02-faults/stall"]["gpu"]
+assert h["timed_s"] >= 1.9 and s["timed_s"] >= 1.9, (h, s)
+assert max(h["wait_s"], s["wait_s"]) >= 1.5, (h, s)
+' "$TEST_TMP/four.json"
+
+# the progress lines come in the tasks order, whichever finished first
+grep -o '^graded  [^ ]*' "$TEST_TMP/four.err" | awk '{print $2}' >"$TEST_TMP/four.order"
+python3 -c 'import json,sys; [print(t["id"]) for t in json.load(open(sys.argv[1]))["tasks"] if t["outcome"] != "not_run"]' \
+  "$TEST_TMP/one.json" >"$TEST_TMP/one.order" 2>/dev/null
+cmp -s "$TEST_TMP/four.order" "$TEST_TMP/one.order" && ok "progress lines in the tasks' order" ||
+  { bad "progress lines out of order"; diff "$TEST_TMP/one.order" "$TEST_TMP/four.order" | head; }
+
+finish
