@@ -38,14 +38,16 @@ void print_done(const struct class_opts *o, const char *name, size_t k, size_t n
     free(path);
 }
 
-/* The class's pace after each student: how many are done, the rate, the time left. */
-static void print_pace(size_t done, size_t n_todo, double elapsed)
+/* The class's pace after each student graded: how many, the rate, the time left for the
+ * students not yet ended. A student that ended ungraded (interrupted, or its grading failed)
+ * counts in neither the rate nor the time left. */
+static void print_pace(size_t graded, size_t ended, size_t n_todo, double elapsed)
 {
-    if (done == 0 || elapsed <= 0)
+    if (graded == 0 || elapsed <= 0)
         return;
-    double per_min = done / elapsed * 60, left = (n_todo - done) * elapsed / done;
-    printf("      %zu of %zu done, %.2f students a minute", done, n_todo, per_min);
-    if (done < n_todo)
+    double per_min = graded / elapsed * 60, left = (n_todo - ended) * elapsed / graded;
+    printf("      %zu of %zu done, %.2f students a minute", graded, n_todo, per_min);
+    if (ended < n_todo)
         printf(", about %.0f min %02.0f s left", floor(left / 60), fmod(left, 60));
     printf("\n");
     fflush(stdout);
@@ -82,7 +84,7 @@ size_t run_pool(const struct class_opts *o, const struct course *c, const struct
     size_t *who = calloc(slots, sizeof *who);
     double *started = calloc(slots, sizeof *started);
     double t_start = now_s();
-    size_t next = 0, running = 0, done = 0, failed = 0;
+    size_t next = 0, running = 0, done = 0, graded = 0, failed = 0;
     if (!pid || !who || !started) {
         free(pid); free(who); free(started);
         return n_todo;
@@ -131,9 +133,11 @@ size_t run_pool(const struct class_opts *o, const struct course *c, const struct
             pid[s] = 0;
             running--;
             done++;
-            failed += report_child(o, r->names[who[s]], status, done, n_todo,
-                                   o->n_gpus ? o->gpus[s % o->n_gpus] : -1, now_s() - started[s]);
-            print_pace(done, n_todo, now_s() - t_start);
+            if (report_child(o, r->names[who[s]], status, done, n_todo,
+                             o->n_gpus ? o->gpus[s % o->n_gpus] : -1, now_s() - started[s]))
+                failed++;
+            else
+                print_pace(++graded, done, n_todo, now_s() - t_start);
         }
     }
     failed += n_todo - next;

@@ -131,6 +131,9 @@ done_before=$(ls "$CLASS"/*/results.json 2>/dev/null | wc -l)
 [ "$done_before" -ge 2 ] && [ "$done_before" -lt ${#STUDENTS[@]} ] && ok "$done_before students kept" \
   || bad "$done_before students have results after the interruption"
 [ -z "$(find "$CLASS" -name '*.tmp.*')" ] && ok "no temporary files left" || bad "temporary files left"
+last=$(grep -oE '^ +[0-9]+ of [0-9]+ done' "$TEST_TMP/run4" | tail -n 1 | awk '{print $1}')
+[ "$last" = "$done_before" ] && ok "the pace counts the $done_before students graded, not the one interrupted" ||
+  { bad "the pace's last count is '$last', $done_before were graded"; tail -n 6 "$TEST_TMP/run4"; }
 "${G[@]}" class "$CLASS" "${OPTS[@]}" >"$TEST_TMP/run5" 2>&1
 expect_grep "$(( ${#STUDENTS[@]} - done_before )) to grade, $done_before up to date" "$TEST_TMP/run5" "the rerun grades only the rest"
 cmp -s "$CLASS/gradebook.csv" "$TEST_TMP/book1.csv" && ok "same gradebook after resuming" ||
