@@ -27,6 +27,15 @@ int fact_has(const struct grade_facts *f, enum grader_outcome o)
     return (unsigned)o < OUTCOME_COUNT && (f->bits & (1u << o)) != 0;
 }
 
+void fact_drop(struct grade_facts *f, enum grader_outcome o)
+{
+    if (!fact_has(f, o))
+        return;
+    f->bits &= ~(1u << o);
+    free(f->reason[o]);
+    f->reason[o] = NULL;
+}
+
 int facts_none(const struct grade_facts *f)
 {
     return f->bits == 0;

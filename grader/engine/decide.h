@@ -25,6 +25,8 @@ void fact_record(struct grade_facts *f, enum grader_outcome o, const char *fmt, 
     __attribute__((format(printf, 3, 4)));
 void fact_vrecord(struct grade_facts *f, enum grader_outcome o, const char *fmt, va_list ap);
 int fact_has(const struct grade_facts *f, enum grader_outcome o);
+/* Forgets the fact of o, for a step that looks again (grade.c's second look at too slow). */
+void fact_drop(struct grade_facts *f, enum grader_outcome o);
 /* 1 when nothing was recorded yet. */
 int facts_none(const struct grade_facts *f);
 void facts_free(struct grade_facts *f);

@@ -208,7 +208,7 @@ int step_speed(struct job *j)
     set_str(&r->speed_case, sc->name);
     struct case_result *c = result_find_case(r, sc->name);
     struct ref_time rt;
-    reference_time(j, sc->name, &rt, 0);
+    reference_time(j, sc->name, &rt, j->fresh_reference);
     /* A shared time was taken under other conditions than this run (the class's load on the
      * CPU, the clocks): too slow is only ever decided against a time taken now. */
     if (r->ref_shared && c->time_ms > 0 && rt.ms > 0 &&
@@ -239,9 +239,12 @@ int step_speed(struct job *j)
     }
     r->speed_measured = 1;
     r->speed_ratio = ref_ms / c->time_ms;
+    char first[64] = "";
+    if (r->speed_first_ratio >= 0)
+        snprintf(first, sizeof first, "; the first run's ratio %.2f", r->speed_first_ratio);
     if (r->speed_ratio < r->speed_threshold)
         job_fact(j, OUTCOME_TOO_SLOW,
-                 "case %s: %.3g ms against the reference's %.3g ms (ratio %.2f, needs %.2f)",
-                 sc->name, c->time_ms, ref_ms, r->speed_ratio, r->speed_threshold);
+                 "case %s: %.3g ms against the reference's %.3g ms (ratio %.2f, needs %.2f%s)",
+                 sc->name, c->time_ms, ref_ms, r->speed_ratio, r->speed_threshold, first);
     return facts_none(&j->facts);
 }

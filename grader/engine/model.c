@@ -306,6 +306,7 @@ struct task_result *result_new(void)
     r->ncu_note = xstrdup("");
     r->exit_status = -1;
     r->time_ms = r->ref_time_ms = r->ref_min_ms = r->ref_max_ms = r->ncu_ms = -1;
+    r->speed_first_ratio = -1;
     return r;
 }
 

@@ -26,6 +26,7 @@ struct task_result {
     double ref_min_ms, ref_max_ms; /* the reference's fastest and slowest repetition */
     int ref_shared;                /* 1: ref_time_ms was measured for an earlier grading */
     double ref_age_s;              /* how long before this grading (0 when its own) */
+    double speed_first_ratio;      /* a second look's first ratio (grade.c); < 0: one look */
     enum ncu_status ncu;           /* the cross-check under the profiler (grade_ncu.c) */
     double ncu_ms;                 /* its kernels' time per call; < 0 when unknown */
     char *ncu_note;                /* why it was unavailable; "" otherwise */

@@ -93,6 +93,7 @@ cJSON *result_to_json(const struct task_result *r)
     add_num(sp, "ref_max_ms", r->ref_max_ms);
     cJSON_AddBoolToObject(sp, "ref_shared", r->ref_shared);
     cJSON_AddNumberToObject(sp, "ref_age_s", r->ref_age_s);
+    add_num(sp, "first_ratio", r->speed_first_ratio);
     ncu_json(sp, r);
 
     cJSON *cases = cJSON_AddArrayToObject(o, "cases");
@@ -213,6 +214,7 @@ static void speed_from_json(struct task_result *r, const cJSON *sp)
     r->ref_max_ms = jnum(sp, "ref_max_ms");
     r->ref_shared = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(sp, "ref_shared"));
     r->ref_age_s = fmax(0, jnum(sp, "ref_age_s"));
+    r->speed_first_ratio = jnum(sp, "first_ratio");
     r->ncu_ms = jnum(sp, "ncu_ms");
     const char *ncu = jstr(sp, "ncu");
     for (int i = NCU_NOT_RUN; i <= NCU_UNAVAILABLE; i++) {
