@@ -21,7 +21,7 @@ PY
 }
 
 expect_exit 0 "--list" $bin --list
-expect_grep '^67108864x8	n=67108864 passes=8	speed$' "$TEST_TMP/out" "the speed case is listed and flagged"
+expect_grep '^33554432x8	n=33554432 passes=8	speed$' "$TEST_TMP/out" "the speed case is listed and flagged"
 expect_grep '^4097x2	n=4097 passes=2	small$' "$TEST_TMP/out" "the sanitizer case is listed and flagged"
 expect_exit 2 "an unknown flag" $bin --frobnicate
 expect_grep "unknown option '--frobnicate'" "$TEST_TMP/out" "the unknown flag is named"

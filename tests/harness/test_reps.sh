@@ -6,7 +6,7 @@ source "$(dirname "$0")/../lib.sh"
 bin=build/solutions/05-texture/rotate_border
 ex=build/exercises/05-texture/rotate_border
 edit=build/tests/dump_edit
-speed=1024x1024@30-border
+speed=4096x4096@30-border
 d=$TEST_TMP/ref
 
 expect_exit 0 "the speed case's reference dumped" $bin --dump-reference "$d" --seed 5 --case $speed,17x31@30-border
@@ -17,7 +17,7 @@ cmp -s "$d/$speed.rep0.out.bin" "$d/$speed.rep1.out.bin" && bad "two repetitions
 expect_exit 0 "both repetitions pass --verify" $bin --verify "$d" --seed 5 --case $speed --report "$TEST_TMP/r.tap"
 expect_grep '^  reps_checked: 2$' "$TEST_TMP/r.tap" "the report says two repetitions were checked"
 # The verifier draws the inputs of the dumped repetitions only: with 100000 timed
-# repetitions named, drawing them all would take many minutes (a 1024x1024 image each).
+# repetitions named, drawing them all would take many minutes (a 4096x4096 image each).
 expect_exit 0 "100000 repetitions named, two dumped: verified at once" \
   timeout 60 $bin --verify "$d" --seed 5 --case $speed --reps 100000
 
