@@ -13,6 +13,7 @@
 #include "decide.h"
 #include "doctor.h"
 #include "fs.h"
+#include "gpulock.h"
 #include "grade.h"
 #include "model.h"
 #include "report.h"
@@ -334,21 +335,12 @@ static int choose_tasks(struct course *course, const struct cli *c, struct task 
 }
 
 /* Several gradings at once take turns at the GPU through a lock (gpulock.h). Without one of
- * the class's, it is the course build's, named by host and GPU as the class names its own, so
- * that two gradings of this course on this machine take turns too. NULL: none to be had. */
+ * the class's, it is the course build's, named as the class names its own, so that two
+ * gradings of this course on this machine take turns too. NULL: none to be had. */
 static char *own_gpu_lock(const struct grade_opts *g)
 {
-    char host[256] = "localhost";
-    gethostname(host, sizeof host - 1);
-    host[sizeof host - 1] = 0;
     char *dir = xasprintf("%s/%s/grader", g->root, g->build_dir ? g->build_dir : "build");
-    char *path = NULL;
-    if (mkdir_p(dir) == 0) {
-        if (g->gpu >= 0)
-            path = xasprintf("%s/gpu-%s-%d.lock", dir, host, g->gpu);
-        else
-            path = xasprintf("%s/gpu-%s-visible.lock", dir, host);
-    }
+    char *path = mkdir_p(dir) == 0 ? gpu_file_path(dir, g->gpu, ".lock") : NULL;
     free(dir);
     return path;
 }

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "class_int.h"
+#include "gpulock.h"
 #include "grade.h"
 #include "gradebook.h"
 #include "runner.h"
@@ -131,20 +132,14 @@ static int grade_tasks(const struct course *c, struct grade_opts *g, struct gb_s
 }
 
 /* The files one GPU's gradings share, under the work directory: its lock (gpulock.h) and its
- * reference times (refcache.h). Named by host as well: Slurm array tasks on different nodes
- * may share one work directory, and each node's GPU 0 is another GPU. */
+ * reference times (refcache.h). */
 static void gpu_shared_paths(const struct class_opts *o, int gpu, char **lock, char **refs)
 {
-    char host[256] = "localhost";
-    gethostname(host, sizeof host - 1);
-    host[sizeof host - 1] = 0;
-    char *gpu_name = gpu >= 0 ? xasprintf("gpu%d", gpu) : xstrdup("gpu");
     char *dir = xasprintf("%s/gpus", o->work);
     mkdir_p(dir);
-    *lock = xasprintf("%s/%s-%s.lock", dir, host, gpu_name);
-    *refs = o->ref_every > 1 ? xasprintf("%s/%s-%s.reference", dir, host, gpu_name) : NULL;
+    *lock = gpu_file_path(dir, gpu, ".lock");
+    *refs = o->ref_every > 1 ? gpu_file_path(dir, gpu, ".reference") : NULL;
     free(dir);
-    free(gpu_name);
 }
 
 static void student_grade_opts(const struct class_opts *o, struct grade_opts *g,

@@ -45,6 +45,16 @@ int gpu_lock_take(const char *path, enum gpu_use use)
     return fd;
 }
 
+char *gpu_file_path(const char *dir, int gpu, const char *ext)
+{
+    char host[256] = "localhost";
+    gethostname(host, sizeof host - 1);
+    host[sizeof host - 1] = 0;
+    if (gpu >= 0)
+        return xasprintf("%s/%s-gpu%d%s", dir, host, gpu, ext);
+    return xasprintf("%s/%s-gpu%s", dir, host, ext);
+}
+
 void gpu_lock_drop(int fd)
 {
     if (fd >= 0)

@@ -18,4 +18,9 @@ enum gpu_use { GPU_SHARED, GPU_TIMED };
 int gpu_lock_take(const char *path, enum gpu_use use);
 void gpu_lock_drop(int fd);
 
+/* A file of one GPU's gradings in dir: "<dir>/<host>-gpu<N><ext>" (gpu < 0, the GPUs the
+ * process sees: "<host>-gpu<ext>"). Named by host as well: Slurm array tasks on different
+ * nodes may share one directory, and each node's GPU 0 is another GPU. malloc'd. */
+char *gpu_file_path(const char *dir, int gpu, const char *ext);
+
 #endif /* GRADER_GPULOCK_H */

@@ -445,7 +445,6 @@ static int second_look(struct job *j)
     job_progress(j, GRADE_STEP_VERIFY, "a second look");
     if (job_cancelled(j) || !timed(j, GRADE_STEP_VERIFY, do_verify))
         return 0;
-    j->fresh_reference = 1;
     job_progress(j, GRADE_STEP_REFERENCE, "a second look");
     return !job_cancelled(j) && timed(j, GRADE_STEP_REFERENCE, do_speed);
 }

@@ -59,7 +59,6 @@ struct job {
     const char *san_small;
     volatile sig_atomic_t san_cancel;
     struct grade_facts facts;          /* what the steps found (decide.h) */
-    int fresh_reference;               /* step_speed times the reference now, cache or not */
 };
 
 

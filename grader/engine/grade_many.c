@@ -23,7 +23,7 @@ struct many {
     pthread_cond_t finished;        /* a result was stored */
     size_t next;                    /* the next task a worker takes */
     struct task_result **results;   /* [n]; NULL until graded */
-    unsigned char *done;            /* [n]; 1 once results[i] is final (NULL on out of memory) */
+    unsigned char *done;            /* [n]; 1 once results[i] is final (it may be NULL) */
 };
 
 static int cancelled(const struct grade_opts *o) { return o->cancel && *o->cancel; }

@@ -23,6 +23,16 @@ fixture_copy() {
   fi
 }
 
+# usage_error DESCRIPTION ARGS...: the grader with these arguments exits 2 with one line on
+# stderr and nothing on stdout
+usage_error() { # description args...
+  local what=$1; shift
+  "$GRADER" "$@" >"$TEST_TMP/out" 2>"$TEST_TMP/err"; local rc=$?
+  local lines; lines=$(wc -l <"$TEST_TMP/err")
+  if [ $rc -eq 2 ] && [ "$lines" -eq 1 ] && [ ! -s "$TEST_TMP/out" ]; then ok "$what: exit 2, one line"
+  else bad "$what: exit $rc, $lines stderr lines"; cat "$TEST_TMP/err"; fi
+}
+
 # tree_sum DIR: one checksum over every file's path and content
 tree_sum() { (cd "$1" && find . -type f -print0 | sort -z | xargs -0 sha256sum | sha256sum); }
 

@@ -10,13 +10,6 @@ expect_exit 0 "--help" "$GRADER" --help
 expect_grep '^usage: grader' "$TEST_TMP/out" "--help prints the usage"
 expect_grep 'gradescope' "$TEST_TMP/out" "--help names the formats"
 
-usage_error() { # description args...
-  local what=$1; shift
-  "$GRADER" "$@" >"$TEST_TMP/out" 2>"$TEST_TMP/err"; local rc=$?
-  local lines; lines=$(wc -l <"$TEST_TMP/err")
-  if [ $rc -eq 2 ] && [ "$lines" -eq 1 ] && [ ! -s "$TEST_TMP/out" ]; then ok "$what: exit 2, one line"
-  else bad "$what: exit $rc, $lines stderr lines"; cat "$TEST_TMP/err"; fi
-}
 usage_error "unknown flag" --bogus
 usage_error "unknown format" --batch --format xml --root "$course"
 usage_error "bad seed" --batch --seed abc --root "$course"

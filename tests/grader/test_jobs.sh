@@ -15,12 +15,6 @@ sed -i 's/^\[task.hang\]$/&\n[task.stall]/' "$f/lesson.ini"
 cp "$course/solutions/02-faults/hang.cu" "$course/solutions/02-faults/stall.cu"
 cp "$course/exercises/02-faults/hang.cu" "$course/exercises/02-faults/stall.cu"
 
-usage_error() { # description args...
-  local what=$1; shift
-  "$GRADER" "$@" >"$TEST_TMP/out" 2>"$TEST_TMP/err"; local rc=$?
-  [ $rc -eq 2 ] && [ "$(wc -l <"$TEST_TMP/err")" -eq 1 ] && ok "$what: exit 2, one line" ||
-    { bad "$what: exit $rc"; cat "$TEST_TMP/err"; }
-}
 usage_error "--jobs 0" --batch --jobs 0 --root "$course"
 usage_error "--jobs 65" --batch --jobs 65 --root "$course"
 usage_error "-j without a number" --batch -j x --root "$course"
