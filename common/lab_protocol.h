@@ -71,22 +71,30 @@ enum lab_exit {
 
 /* ======================================================================= the GPU's gate */
 /* Gradings that share a GPU take turns for its use (grader/engine/gpulock.h). Starting a
- * process and opening the device take a quarter of a second and need the GPU only shared, not
- * alone as a timed run does: so the grader hands a timed task program a socket, its descriptor
- * number in the environment variable LAB_GATE_ENV. With the device open and before any code
- * under test runs, the program writes LAB_GATE_READY there and waits for LAB_GATE_GO; in
- * between, the grader takes the GPU alone. Without the variable a program goes straight on. */
+ * process and opening the device take a quarter of a second and do not need the GPU's turn, as
+ * the timed calls do: so the grader hands a timed task program a socket, its descriptor number
+ * in the environment variable LAB_GATE_ENV. With the device open and before any code under
+ * test runs, the program writes LAB_GATE_READY there and waits for LAB_GATE_GO; in between, the
+ * grader takes the program's turn at the GPU. When its timed calls are over, the program writes
+ * LAB_GATE_DONE, and the grader hands the turn on while the program writes its report and
+ * exits (closing a context of gigabytes takes a tenth of a second and more). A program that
+ * says it is done before its calls only times them beside other programs: slower, never
+ * faster. Without the variable a program goes straight on. */
 #define LAB_GATE_ENV "LAB_GATE_FD"
 #define LAB_GATE_FD 3 /* the descriptor the grader passes */
 #define LAB_GATE_READY 'R'
 #define LAB_GATE_GO 'G'
+#define LAB_GATE_DONE 'D'
 
 /* The program's side: 0 when it may go on (no gate, or the grader said go), -1 when the gate
  * is broken (a bad number, the grader gone): the program must then stop, as for a bad
- * command line. The socket is closed before it returns, so that nothing the program runs
- * afterwards can speak on the gate. */
-static inline int lab_gate_pass(void)
+ * command line. With kept NULL the socket is closed before it returns, so that nothing the
+ * program runs afterwards can speak on the gate; else it stays open for lab_gate_done, and
+ * *kept is its descriptor (-1: no gate). */
+static inline int lab_gate_pass(int *kept)
 {
+    if (kept)
+        *kept = -1;
     const char *v = getenv(LAB_GATE_ENV);
     if (!v || !*v)
         return 0;
@@ -103,8 +111,25 @@ static inline int lab_gate_pass(void)
         do
             n = read((int)fd, &c, 1);
         while (n < 0 && errno == EINTR);
-    close((int)fd);
-    return n == 1 && c == LAB_GATE_GO ? 0 : -1;
+    int ok = n == 1 && c == LAB_GATE_GO;
+    if (ok && kept)
+        *kept = (int)fd;
+    else
+        close((int)fd);
+    return ok ? 0 : -1;
+}
+
+/* The timed calls are over: says so on the gate kept by lab_gate_pass and closes it. */
+static inline void lab_gate_done(int fd)
+{
+    if (fd < 0)
+        return;
+    char c = LAB_GATE_DONE;
+    ssize_t n;
+    do
+        n = send(fd, &c, 1, MSG_NOSIGNAL); /* the grader may be gone: nothing to tell */
+    while (n < 0 && errno == EINTR);
+    close(fd);
 }
 
 #endif /* LAB_PROTOCOL_H */

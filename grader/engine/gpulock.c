@@ -1,9 +1,10 @@
 /* gpulock.c — see gpulock.h.
  *
- * flock alone would let shared holders starve a timed run: while one sanitizer run still
- * holds the lock another may join it, and the timed run waits on. So every taker first passes
- * a turnstile (a second lock file, taken exclusively and dropped once the GPU's lock is held):
- * a timed run waiting at the GPU's lock holds the turnstile, and no new shared user gets by. */
+ * flock alone would let shared holders starve a run that needs the GPU alone: while one
+ * sanitizer run still holds the lock another may join it, and the run waits on. So every
+ * taker of the whole GPU first passes a turnstile (a third lock file, taken exclusively and
+ * dropped once the GPU's lock is held): a run waiting for the GPU alone holds the turnstile,
+ * and no new shared user gets by. */
 #include "gpulock.h"
 
 #include <errno.h>
@@ -32,17 +33,79 @@ static int lock_fd(const char *path, int how)
     return fd;
 }
 
-int gpu_lock_take(const char *path, enum gpu_use use)
+/* The GPU as a whole, through the turnstile: shared or exclusive. */
+static int whole_take(const char *path, int how)
 {
-    if (!path)
-        return -1;
     char *turn_path = xasprintf("%s.turn", path);
     int turn = lock_fd(turn_path, LOCK_EX);
     free(turn_path);
-    int fd = lock_fd(path, use == GPU_TIMED ? LOCK_EX : LOCK_SH);
+    int fd = lock_fd(path, how);
     if (turn >= 0)
         close(turn);
     return fd;
+}
+
+static int timed_take(const char *path)
+{
+    char *timed_path = xasprintf("%s.timed", path);
+    int fd = lock_fd(timed_path, LOCK_EX);
+    free(timed_path);
+    return fd;
+}
+
+/* A timed run holds the GPU shared from its start to its end, and the timed runs' turn while
+ * it times: so a run that needs the GPU alone (the whole of it, exclusive) excludes the timed
+ * runs as well as the untimed ones. No taker waits for the whole GPU while it holds the turn
+ * (a run at its gate that needs the GPU alone drops its shared hold first), so no two takers
+ * wait on each other. */
+struct gpu_hold gpu_hold_take(const char *path, enum gpu_use use)
+{
+    struct gpu_hold h = {-1, -1};
+    if (!path)
+        return h;
+    h.whole = whole_take(path, use == GPU_ALONE ? LOCK_EX : LOCK_SH);
+    if (use == GPU_TIMED && h.whole >= 0) {
+        h.timed = timed_take(path);
+        if (h.timed < 0)
+            gpu_hold_drop(&h);
+    }
+    return h;
+}
+
+void gpu_hold_turn(struct gpu_hold *h, const char *path, enum gpu_use use)
+{
+    if (!path || use == GPU_SHARED)
+        return;
+    if (use == GPU_ALONE) {
+        gpu_hold_drop(h);
+        *h = gpu_hold_take(path, GPU_ALONE);
+        return;
+    }
+    if (h->whole < 0)
+        h->whole = whole_take(path, LOCK_SH);
+    if (h->whole >= 0 && h->timed < 0)
+        h->timed = timed_take(path);
+}
+
+void gpu_hold_end_turn(struct gpu_hold *h)
+{
+    if (h->timed >= 0)
+        close(h->timed);
+    h->timed = -1;
+}
+
+int gpu_hold_held(const struct gpu_hold *h)
+{
+    return h->whole >= 0 || h->timed >= 0;
+}
+
+void gpu_hold_drop(struct gpu_hold *h)
+{
+    if (h->timed >= 0)
+        close(h->timed);
+    if (h->whole >= 0)
+        close(h->whole);
+    h->timed = h->whole = -1;
 }
 
 char *gpu_file_path(const char *dir, int gpu, const char *ext)
@@ -53,10 +116,4 @@ char *gpu_file_path(const char *dir, int gpu, const char *ext)
     if (gpu >= 0)
         return xasprintf("%s/%s-gpu%d%s", dir, host, gpu, ext);
     return xasprintf("%s/%s-gpu%s", dir, host, ext);
-}
-
-void gpu_lock_drop(int fd)
-{
-    if (fd >= 0)
-        close(fd);
 }

@@ -1,22 +1,44 @@
 /* gpulock.h — gradings that share one GPU take turns for what is timed.
  *
  * Several gradings may run at once on one GPU (class grading overlaps one student's build and
- * verification with another's runs). A time is only fair when nothing else uses the GPU while
- * it is taken, so the runs that are timed (the exercise's run, the reference's timing) hold
- * the GPU's lock exclusively, and the runs that use the GPU untimed (compute-sanitizer, the
- * skip probe) hold it shared: they overlap one another but never a timed run. Builds and the
- * verifier need no GPU and hold nothing. The lock is flock(2) on a file, one per GPU, so it
- * holds across processes and is dropped by the kernel when its holder dies. */
+ * verification with another's runs). Three uses of the GPU, by what a time taken beside them
+ * may be trusted for:
+ *   GPU_SHARED  untimed runs (compute-sanitizer, the skip probe, the start of a timed run up
+ *               to its gate): they overlap one another and the first looks.
+ *   GPU_TIMED   a student's first look: one at a time, beside untimed runs but never beside
+ *               another timed run. What runs beside it can only make it slower, so it may pass
+ *               a student but never fail one: a time below the task's bar gets a second look.
+ *   GPU_ALONE   the times that decide: the reference's (every student's ratio is taken against
+ *               it, so it must not be slowed), a second look, ncu's cross-check. Nothing else
+ *               uses the GPU meanwhile.
+ * Builds and the verifier need no GPU and hold nothing. The locks are flock(2) on two files
+ * per GPU: the path, for the GPU as a whole (shared by untimed and timed runs, exclusive for
+ * GPU_ALONE), and path.timed, the timed runs' turn. The kernel drops them when their holder
+ * dies, and they hold across processes. */
 #ifndef GRADER_GPULOCK_H
 #define GRADER_GPULOCK_H
 
-enum gpu_use { GPU_SHARED, GPU_TIMED };
+enum gpu_use { GPU_SHARED, GPU_TIMED, GPU_ALONE };
 
-/* Waits for the lock at path (created when missing). Returns a descriptor for gpu_lock_drop;
- * -1 when path is NULL (no lock asked for) or the lock cannot be taken (errno set: the
- * grading goes on unlocked, as a single grading does). */
-int gpu_lock_take(const char *path, enum gpu_use use);
-void gpu_lock_drop(int fd);
+/* What one taker holds: descriptors, -1 where none. */
+struct gpu_hold {
+    int whole; /* path: shared (GPU_SHARED, GPU_TIMED) or exclusive (GPU_ALONE) */
+    int timed; /* path.timed, exclusive: a timed run's turn */
+};
+
+/* Waits until use may start on the GPU of the lock at path (files created when missing).
+ * Path NULL (no lock asked for) or a lock that cannot be taken (errno set): nothing is held,
+ * and the grading goes on unlocked, as a single grading does. */
+struct gpu_hold gpu_hold_take(const char *path, enum gpu_use use);
+/* At the gate of a run that started holding h for GPU_SHARED: its turn for use. GPU_TIMED
+ * keeps the shared hold and waits for the turn; GPU_ALONE drops it, then waits for the GPU
+ * alone. */
+void gpu_hold_turn(struct gpu_hold *h, const char *path, enum gpu_use use);
+/* The timed calls are over: the turn goes to the next timed run; the shared hold stays. */
+void gpu_hold_end_turn(struct gpu_hold *h);
+/* Whether h holds what its use needs. */
+int gpu_hold_held(const struct gpu_hold *h);
+void gpu_hold_drop(struct gpu_hold *h);
 
 /* A file of one GPU's gradings in dir: "<dir>/<host>-gpu<N><ext>" (gpu < 0, the GPUs the
  * process sees: "<host>-gpu<ext>"). Named by host as well: Slurm array tasks on different

@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -15,6 +16,7 @@
 #include "doctor.h"
 #include "grade_job.h"
 #include "hash.h"
+#include "refcache.h"
 #include "sandbox.h"
 #include "tap.h"
 
@@ -131,7 +133,7 @@ void job_gpu_account(const struct job *j, enum gpu_use use, double wait_s, doubl
 {
     pthread_mutex_lock(&gpu_account_lock);
     j->r->gpu_wait_s += wait_s;
-    if (use == GPU_TIMED)
+    if (use != GPU_SHARED)
         j->r->gpu_timed_s += held_s;
     else
         j->r->gpu_shared_s += held_s;
@@ -139,44 +141,96 @@ void job_gpu_account(const struct job *j, enum gpu_use use, double wait_s, doubl
 }
 
 /* A timed run through the gate: it starts holding the GPU shared, as compute-sanitizer's runs
- * do, and at the gate trades that for the GPU alone. Its start (the process, the sandbox, the
- * device's opening: a quarter of a second) then overlaps the sanitizers and other starts, but
- * never a timed run: on the H200 a call of 30 microseconds timed beside loops of device opens took
- * a third longer. The shared hold is dropped before the exclusive one is waited for, so that
- * two runs at their gates never wait on each other. */
+ * do, and at the gate takes its turn (GPU_TIMED, GPU_ALONE); when its timed calls are over it
+ * hands the turn on and holds the GPU shared again until it ends. Its start (the process, the
+ * sandbox, the device's opening: a quarter of a second) and its end (the report, the context's
+ * teardown) then overlap the sanitizers and other runs' starts and ends, but never a run that
+ * needs the GPU alone: on the H200 a call of 30 microseconds timed beside loops of device
+ * opens took a third longer. */
 struct gate_turn {
     const char *lock_path;
-    int fd;
+    enum gpu_use use;
+    struct gpu_hold hold;
+    double done_at; /* when the turn was handed on (monotonic s), 0 before */
 };
 
 static void take_turn(void *arg)
 {
     struct gate_turn *t = arg;
-    gpu_lock_drop(t->fd);
-    t->fd = gpu_lock_take(t->lock_path, GPU_TIMED);
+    gpu_hold_turn(&t->hold, t->lock_path, t->use);
+}
+
+static void end_turn(void *arg)
+{
+    struct gate_turn *t = arg;
+    if (t->use != GPU_TIMED)
+        return; /* the GPU alone stays so to the end: nothing waits for a share of it */
+    gpu_hold_end_turn(&t->hold);
+    t->done_at = now_s();
+}
+
+static const char *const use_names[] = {"shared", "timed", "alone"};
+
+/* With GRADER_GPU_TRACE naming a file, one line per run that used the GPU is appended to it:
+ *   <pid> <task> <program> <use> <asked> <from> <turn> <turn end> <end>
+ * times of the monotonic clock in seconds: it asked for the GPU at <asked>, held it from
+ * <from> to <end>, and had its turn (use timed or alone) from <turn> to <turn end> ("-" for a
+ * run that had none); outside its turn it held the GPU shared. tests/class/bench_class.sh
+ * reads it to tell the time the GPU was held alone, by a timed run, only shared, or not at
+ * all. Lines are written whole with O_APPEND, so the gradings of a class share one file. */
+static void gpu_trace(const struct job *j, const struct run_spec *s, enum gpu_use use,
+                      double asked, double from, double turn, double turn_end, double end)
+{
+    const char *path = getenv("GRADER_GPU_TRACE");
+    if (!path || !*path)
+        return;
+    const char *prog = s->argv && s->argv[0] ? s->argv[0] : "?";
+    const char *base = strrchr(prog, '/');
+    char turn_at[64] = "- -";
+    if (turn > 0)
+        snprintf(turn_at, sizeof turn_at, "%.6f %.6f", turn, turn_end);
+    char line[512];
+    int n = snprintf(line, sizeof line, "%ld %s %s %s %.6f %.6f %s %.6f\n", (long)getpid(),
+                     task_name(j->t), base ? base + 1 : prog, use_names[use], asked, from,
+                     turn_at, end);
+    int fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+    if (fd < 0)
+        return;
+    if (write(fd, line, (size_t)n) != n) {
+        /* a measurement aid: a short write loses a line, never the grading */
+    }
+    close(fd);
 }
 
 void job_run_gpu(const struct job *j, const struct run_spec *s, struct run_result *res,
                  enum gpu_use use, int gated)
 {
     double t0 = now_s();
-    int lock = gpu_lock_take(j->o->gpu_lock, gated ? GPU_SHARED : use);
-    double waited = now_s() - t0;
-    if (gated && use == GPU_TIMED) {
-        struct gate_turn turn = {j->o->gpu_lock, lock};
-        struct run_gate gate = {take_turn, &turn};
+    struct gpu_hold hold = gpu_hold_take(j->o->gpu_lock, gated ? GPU_SHARED : use);
+    double waited = now_s() - t0, from = t0 + waited;
+    if (gated && use != GPU_SHARED) {
+        struct gate_turn turn = {j->o->gpu_lock, use, hold, 0};
+        struct run_gate gate = {take_turn, end_turn, &turn};
         struct run_spec g = *s;
         g.gate = &gate;
         run_sandboxed(&g, res);
-        gpu_lock_drop(turn.fd);
-        double before = res->gate_passed ? res->ready_s : res->wall_s;
-        job_gpu_account(j, GPU_SHARED, waited + res->gate_wait_s, before);
-        job_gpu_account(j, GPU_TIMED, 0, res->wall_s - before - res->gate_wait_s);
+        double end = now_s();
+        gpu_hold_drop(&turn.hold);
+        /* the turn: from the gate's opening to done, or to the end */
+        double turn_at = res->gate_passed ? from + res->ready_s + res->gate_wait_s : -1;
+        double turn_end = turn.done_at > 0 ? turn.done_at : end;
+        double in_turn = turn_at > 0 ? turn_end - turn_at : 0;
+        job_gpu_account(j, GPU_SHARED, waited + res->gate_wait_s,
+                        res->wall_s - res->gate_wait_s - in_turn);
+        job_gpu_account(j, use, 0, in_turn);
+        gpu_trace(j, s, use, t0, from, turn_at, turn_end, end);
         return;
     }
     run_sandboxed(s, res);
-    gpu_lock_drop(lock);
+    gpu_hold_drop(&hold);
     job_gpu_account(j, use, waited, res->wall_s);
+    gpu_trace(j, s, use, t0, from, use == GPU_SHARED ? -1 : from, from + res->wall_s,
+              from + res->wall_s);
 }
 
 /* First line of a file that satisfies pred (or the first non-empty line), malloc'd; "" if none. */
@@ -247,6 +301,28 @@ static int step_list(struct job *j)
     return 1;
 }
 
+/* How long the exercise may hold its turn at the GPU: TURN_FACTOR times the reference's own
+ * run past its gate, when the class's cache (refcache.h) has one, and no less than
+ * TURN_MIN_S; else 0 (the run's wall-clock limit alone). While a timed run holds its turn no
+ * other is timed: a kernel that never ends held every grading of a class back for the whole
+ * limit (60 s, or 20 s in the class bench), where the reference's run takes under 2 s on the
+ * H200. A run this far past the reference fails the task whatever it would have printed. */
+#define TURN_FACTOR 10
+#define TURN_MIN_S 5.0
+static double turn_bound(const struct job *j)
+{
+    const struct case_result *sc = job_flagged_case(j->r, task_speed_case(j->t), CASE_FLAG_SPEED);
+    if (!j->o->ref_cache || !sc)
+        return 0;
+    char *key = job_ref_key(j, sc->name);
+    struct ref_time t;
+    double bound = refcache_peek(j->o->ref_cache, key, &t) == 1 && t.turn_s > 0
+                       ? fmax(TURN_MIN_S, TURN_FACTOR * t.turn_s)
+                       : 0;
+    free(key);
+    return bound;
+}
+
 /* The exercise's run. Returns 1 when verification should follow. */
 static int step_run(struct job *j, const char *dump, const char *report)
 {
@@ -269,8 +345,10 @@ static int step_run(struct job *j, const char *dump, const char *report)
     job_spec_student(j, &s, argv, j->o->run_timeout_s);
     s.stdout_path = r->stdout_path;
     s.stderr_path = r->stderr_path;
+    s.turn_s = turn_bound(j);
     struct run_result res;
-    job_run_gpu(j, &s, &res, GPU_TIMED, 1);
+    /* the second look decides: it has the GPU alone */
+    job_run_gpu(j, &s, &res, r->speed_first_ratio >= 0 ? GPU_ALONE : GPU_TIMED, 1);
     char how[256];
     run_describe(&s, &res, how, sizeof how);
     free(argv);

@@ -124,8 +124,8 @@ const struct case_result *job_flagged_case(const struct task_result *r, const ch
     return NULL;
 }
 
-/* Runs the reference on the speed case, holding the GPU for a timed run (held: the caller
- * holds it already): its times and its floor (the least time any correct run can take on
+/* Runs the reference on the speed case with the GPU alone (held: the caller holds it
+ * already): its times and its floor (the least time any correct run can take on
  * this GPU), each < 0 when its report did not give it. */
 static void run_reference(struct job *j, const char *speed_case, struct ref_time *t, int held)
 {
@@ -140,10 +140,16 @@ static void run_reference(struct job *j, const char *speed_case, struct ref_time
     struct run_result res;
     if (held) {
         run_sandboxed(&s, &res);
-        job_gpu_account(j, GPU_TIMED, 0, res.wall_s);
+        job_gpu_account(j, GPU_ALONE, 0, res.wall_s);
     } else {
-        job_run_gpu(j, &s, &res, GPU_TIMED, 1);
+        job_run_gpu(j, &s, &res, GPU_ALONE, 1);
     }
+    /* from its gate to its timed calls' end (runner.h), or its whole run when it had no gate
+     * (held: the GPU was its all along) */
+    t->turn_s = res.end != RUN_EXITED ? -1
+                : !res.gate_passed    ? res.wall_s
+                : res.done_s > 0      ? res.done_s - res.ready_s
+                                      : res.wall_s - res.gate_wait_s - res.ready_s;
     struct tap_report ref;
     tap_parse_file(report, &ref);
     const struct tap_case *tc = tap_find(&ref, speed_case);
@@ -171,12 +177,15 @@ static int take_shared(struct job *j, const char *key, struct ref_time *t)
  * an earlier grading on this GPU made while it may still serve, else a fresh one (shared in
  * turn). The cache is an economy, never a verdict: when it fails, the reference is timed.
  * fresh: time it now whatever the cache holds (the new time is the class's from then on). */
+char *job_ref_key(const struct job *j, const char *speed_case)
+{
+    return xasprintf("%s__%s__%s", lesson_id(task_lesson(j->t)), task_name(j->t), speed_case);
+}
+
 static void reference_time(struct job *j, const char *speed_case, struct ref_time *t, int fresh)
 {
     const struct grade_opts *o = j->o;
-    char *key = o->ref_cache ? xasprintf("%s__%s__%s", lesson_id(task_lesson(j->t)),
-                                         task_name(j->t), speed_case)
-                             : NULL;
+    char *key = o->ref_cache ? job_ref_key(j, speed_case) : NULL;
     if (key && !fresh && take_shared(j, key, t)) {
         free(key);
         return;
@@ -184,14 +193,14 @@ static void reference_time(struct job *j, const char *speed_case, struct ref_tim
     /* Gradings that reach this step together all miss: the first to hold the GPU times the
      * reference, and the others, once they hold it, find that measurement and share it. */
     double t0 = now_s();
-    int lock = key ? gpu_lock_take(o->gpu_lock, GPU_TIMED) : -1;
-    job_gpu_account(j, GPU_TIMED, now_s() - t0, 0);
-    if (lock < 0 || fresh || !take_shared(j, key, t)) {
-        run_reference(j, speed_case, t, lock >= 0);
+    struct gpu_hold lock = key ? gpu_hold_take(o->gpu_lock, GPU_ALONE) : (struct gpu_hold){-1, -1};
+    job_gpu_account(j, GPU_ALONE, now_s() - t0, 0);
+    if (!gpu_hold_held(&lock) || fresh || !take_shared(j, key, t)) {
+        run_reference(j, speed_case, t, gpu_hold_held(&lock));
         if (key && t->ms > 0)
             refcache_put(o->ref_cache, key, t);
     }
-    gpu_lock_drop(lock);
+    gpu_hold_drop(&lock);
     free(key);
 }
 
@@ -208,16 +217,12 @@ int step_speed(struct job *j)
     set_str(&r->speed_case, sc->name);
     struct case_result *c = result_find_case(r, sc->name);
     struct ref_time rt;
-    /* a second look (grade.c) times the reference anew, whatever the cache holds */
+    /* A second look (grade.c) times the reference anew, whatever the cache holds: a shared
+     * time was taken under other conditions than this run (the class's load on the CPU, the
+     * clocks), and too slow is only ever decided against a time taken now. */
+    r->ref_shared = 0; /* a first look's shared time is not the second look's */
+    r->ref_age_s = 0;
     reference_time(j, sc->name, &rt, r->speed_first_ratio >= 0);
-    /* A shared time was taken under other conditions than this run (the class's load on the
-     * CPU, the clocks): too slow is only ever decided against a time taken now. */
-    if (r->ref_shared && c->time_ms > 0 && rt.ms > 0 &&
-        rt.ms / c->time_ms < r->speed_threshold) {
-        r->ref_shared = 0;
-        r->ref_age_s = 0;
-        reference_time(j, sc->name, &rt, 1);
-    }
     double ref_ms = rt.ms, floor_ms = rt.floor_ms;
     r->ref_min_ms = rt.min_ms;
     r->ref_max_ms = rt.max_ms;

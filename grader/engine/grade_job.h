@@ -90,6 +90,9 @@ void job_fact(struct job *j, enum grader_outcome o, const char *fmt, ...)
 const struct case_result *job_flagged_case(const struct task_result *r, const char *named,
                                            unsigned flag);
 
+/* The class's reference cache key of this task's speed case (grade_check.c), malloc'd. */
+char *job_ref_key(const struct job *j, const char *speed_case);
+
 /* The skip fact, from the exercise's own SKIP line (grade.c). */
 void job_record_skip(struct job *j);
 

@@ -233,7 +233,7 @@ static char *ncu_run(struct job *j, const char *tool, const char *speed_case, ch
     s.stdout_path = s.stderr_path = out;
     s.data_bytes = 0; /* the profiler's own memory is not the student's */
     struct run_result res;
-    job_run_gpu(j, &s, &res, GPU_TIMED, 1);
+    job_run_gpu(j, &s, &res, GPU_ALONE, 1);
     if (res.end == RUN_EXITED)
         how[0] = 0; /* what it had to say is in its log */
     else

@@ -62,10 +62,11 @@ static void read_log(FILE *f, struct ref_time *last, int *found, int *uses)
     rewind(f);
     while (fgets(line, sizeof line, f)) {
         struct ref_time t;
+        t.turn_s = -1; /* a log from before turn_s was kept has five numbers */
         if (line[0] == 'U') {
             (*uses)++;
-        } else if (sscanf(line, "M %lf %lf %lf %lf %lf", &t.at, &t.ms, &t.min_ms, &t.max_ms,
-                          &t.floor_ms) == 5 && t.ms > 0) {
+        } else if (sscanf(line, "M %lf %lf %lf %lf %lf %lf", &t.at, &t.ms, &t.min_ms, &t.max_ms,
+                          &t.floor_ms, &t.turn_s) >= 5 && t.ms > 0) {
             *last = t;
             *found = 1;
             *uses = 0;
@@ -104,6 +105,21 @@ int refcache_take(const char *dir, const char *key, double max_age_s, int max_us
     return serves;
 }
 
+int refcache_peek(const char *dir, const char *key, struct ref_time *t)
+{
+    FILE *f = open_locked(dir, key);
+    if (!f)
+        return -1;
+    struct ref_time last;
+    int found, uses;
+    read_log(f, &last, &found, &uses);
+    if (found)
+        *t = last;
+    if (close_log(f, 1) != 0)
+        return -1;
+    return found;
+}
+
 double refcache_age_s(const struct ref_time *t)
 {
     double age = wall_now() - t->at;
@@ -115,7 +131,7 @@ int refcache_put(const char *dir, const char *key, const struct ref_time *t)
     FILE *f = open_locked(dir, key);
     if (!f)
         return -1;
-    int ok = fprintf(f, "M %.6f %.9g %.9g %.9g %.9g\n", wall_now(), t->ms, t->min_ms, t->max_ms,
-                     t->floor_ms) > 0 && fflush(f) == 0;
+    int ok = fprintf(f, "M %.6f %.9g %.9g %.9g %.9g %.9g\n", wall_now(), t->ms, t->min_ms,
+                     t->max_ms, t->floor_ms, t->turn_s) > 0 && fflush(f) == 0;
     return close_log(f, ok);
 }

@@ -3,7 +3,7 @@
  * Timing the reference solution for every student repeats the same measurement: in a class,
  * one GPU's gradings share it through a directory (one per GPU). Each key (a task's speed case)
  * is a small log file, read and appended under flock, so separate grading processes share it:
- *   M <unix time> <median ms> <min ms> <max ms> <floor ms>    a measurement
+ *   M <unix time> <median ms> <min ms> <max ms> <floor ms> <turn s>    a measurement
  *   U                                                      a grading that used the last one
  * A measurement serves later gradings until it is older than max_age_s or has served
  * max_uses of them (max_age_s <= 0: never); then the grading that finds it stale measures
@@ -17,6 +17,8 @@
 
 struct ref_time {
     double ms, min_ms, max_ms, floor_ms; /* < 0 when the report did not give it */
+    double turn_s; /* the reference's run past its gate (s): what bounds a student's turn;
+                      < 0 when unknown */
     double at;                           /* when it was measured (unix time, s) */
 };
 
@@ -25,6 +27,9 @@ struct ref_time {
  * (measure and refcache_put); -1: the cache cannot be read or written (errno set). */
 int refcache_take(const char *dir, const char *key, double max_age_s, int max_uses,
                   struct ref_time *t);
+/* The newest measurement of key, whatever its age and uses, counting no use: 1 and *t filled,
+ * 0 when there is none, -1 when the cache cannot be read (errno set). For bounds, not ratios. */
+int refcache_peek(const char *dir, const char *key, struct ref_time *t);
 /* Seconds since t was measured (0 when its clock is ahead). */
 double refcache_age_s(const struct ref_time *t);
 /* Records a fresh measurement, stamped now (t->at is not read); it serves the grading that

@@ -406,10 +406,17 @@ static void plan_free(struct exec_plan *x)
 
 /* Why the child must be stopped now, or RUN_EXITED while it may go on. */
 static enum run_end check_bounds(const struct run_spec *s, const struct exec_plan *x, pid_t pid,
-                                 const struct capture *caps, double elapsed, double *scans)
+                                 const struct capture *caps, double elapsed, double *scans,
+                                 struct run_result *res)
 {
     if (s->wall_s > 0 && elapsed > s->wall_s)
         return RUN_TIMED_OUT;
+    /* elapsed leaves out the wait at the gate: past it, the run holds its turn at the GPU
+     * until it says it is done */
+    if (s->turn_s > 0 && res->gate_passed && res->done_s <= 0 && elapsed - res->ready_s > s->turn_s) {
+        res->over_turn = 1;
+        return RUN_TIMED_OUT;
+    }
     if (s->cancel && *s->cancel)
         return RUN_CANCELLED;
     if (s->flood_bytes > 0 && (caps[0].seen > s->flood_bytes || caps[1].seen > s->flood_bytes))
@@ -428,9 +435,11 @@ static enum run_end check_bounds(const struct run_spec *s, const struct exec_pla
     return RUN_EXITED;
 }
 
-/* The child wrote on its gate (*gate, the parent's end): on LAB_GATE_READY, its turn is taken
- * (the time it took goes to res) and it is let go. Either way the parent's end is closed
- * then: the gate opens once, and nothing the child writes there later is read. */
+/* The child wrote on its gate (*gate, the parent's end). First LAB_GATE_READY: its turn is
+ * taken (the time it took goes to res) and it is let go. Then, with a done() to call,
+ * LAB_GATE_DONE: its turn is handed on. The parent's end is closed after the last word it
+ * waits for, or on any other: the gate opens once and closes once, and nothing the child
+ * writes there later is read. */
 static void gate_answer(const struct run_spec *s, int *gate, double t0, struct run_result *res)
 {
     char c = 0;
@@ -438,16 +447,23 @@ static void gate_answer(const struct run_spec *s, int *gate, double t0, struct r
     do
         n = read(*gate, &c, 1);
     while (n < 0 && errno == EINTR);
-    if (n == 1 && c == LAB_GATE_READY) {
+    int keep = 0;
+    if (!res->gate_passed && n == 1 && c == LAB_GATE_READY) {
         double t = now_s();
         res->ready_s = t - t0;
         s->gate->ready(s->gate->ctx);
         res->gate_wait_s = now_s() - t;
         c = LAB_GATE_GO;
         res->gate_passed = send(*gate, &c, 1, MSG_NOSIGNAL) == 1; /* the child may be gone */
+        keep = res->gate_passed && s->gate->done;
+    } else if (res->gate_passed && n == 1 && c == LAB_GATE_DONE) {
+        res->done_s = now_s() - t0 - res->gate_wait_s;
+        s->gate->done(s->gate->ctx);
     }
-    close(*gate);
-    *gate = -1;
+    if (!keep) {
+        close(*gate);
+        *gate = -1;
+    }
 }
 
 /* Copies the child's output until it exits, stopping it at the first bound it passes. */
@@ -466,7 +482,7 @@ static enum run_end watch(const struct run_spec *s, const struct exec_plan *x, p
         if (waitpid(pid, status, WNOHANG) == pid)
             break;
         if (forced == RUN_EXITED) {
-            forced = check_bounds(s, x, pid, caps, now_s() - t0 - res->gate_wait_s, scans);
+            forced = check_bounds(s, x, pid, caps, now_s() - t0 - res->gate_wait_s, scans, res);
             if (forced != RUN_EXITED)
                 n_killed = kill_tree(pid, x->sb_argv != NULL, &killed, &ns);
         }
@@ -578,7 +594,11 @@ void run_describe(const struct run_spec *s, const struct run_result *r, char *bu
         break;
     }
     case RUN_TIMED_OUT:
-        snprintf(buf, len, "timed out after %.1f s (process group killed)", s->wall_s);
+        if (r->over_turn)
+            snprintf(buf, len, "timed out: still running %.1f s after its turn at the GPU began "
+                     "(process group killed)", s->turn_s);
+        else
+            snprintf(buf, len, "timed out after %.1f s (process group killed)", s->wall_s);
         break;
     case RUN_FLOODED:
         snprintf(buf, len, "killed: printed more than %zu MiB", s->flood_bytes >> 20);

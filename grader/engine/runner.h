@@ -32,10 +32,12 @@
 
 /* The gate of lab_protocol.h: the child gets one end of a socket as descriptor LAB_GATE_FD and
  * its number in LAB_GATE_ENV. When the child writes LAB_GATE_READY there, ready(ctx) is called
- * and may block (it takes the GPU's lock); then the child is told LAB_GATE_GO. The wall-clock
- * bound does not count the time ready() took. */
+ * and may block (it takes the GPU's lock); then the child is told LAB_GATE_GO. When it later
+ * writes LAB_GATE_DONE, done(ctx) is called (NULL: the gate closes after LAB_GATE_GO); it
+ * must not block. The wall-clock bound does not count the time ready() took. */
 struct run_gate {
     void (*ready)(void *ctx);
+    void (*done)(void *ctx);
     void *ctx;
 };
 
@@ -59,6 +61,7 @@ struct run_spec {
     unsigned long long disk_bytes;
     const volatile sig_atomic_t *cancel;
     const struct run_gate *gate;   /* NULL: none */
+    double turn_s;                 /* > 0, with a gate: killed this long after the gate opened */
     int nice;                      /* > 0: the child's niceness (setpriority) */
 };
 
@@ -83,6 +86,8 @@ struct run_result {
     int gate_passed;        /* the child said LAB_GATE_READY and was let go */
     double ready_s;         /* from the start to LAB_GATE_READY */
     double gate_wait_s;     /* how long ready() took */
+    double done_s;          /* > 0: from the start to LAB_GATE_DONE, less gate_wait_s */
+    int over_turn;          /* timed out by turn_s, not wall_s */
 };
 
 /* Runs the spec to its end; returns 0 (the result says how it ended). */

@@ -11,10 +11,11 @@
 #   hang       the solutions, 03's kernel spins on a volatile load     matmul_naive timed out
 #   sanitizer  the solutions, 03's kernel reads past the end of A     matmul_naive sanitizer
 # Writes OUTDIR/summary.txt (the rate, seconds per student, seconds per grading step summed
-# over the class, the GPU's time held and waited for), OUTDIR/class.csv (one row: the same figures) and OUTDIR/steps.csv (one row
-# per student and step), plus the gradebook and the class log. A student whose matmul_naive
-# outcome is not its kind's (a mutation that no longer does what it says) is named in the
-# summary, and the script exits 1. Needs a GPU.
+# over the class, the GPU's time held and waited for, and its time line: held alone, by a
+# first look, only shared, idle), OUTDIR/class.csv (one row: the same figures), OUTDIR/steps.csv (one row per
+# student and step) and OUTDIR/gpu-trace.txt (every hold of the GPU), plus the gradebook and
+# the class log. A task whose outcome is not its student's kind's (matmul_naive as above, every
+# other task passed) is named in the summary, and the script exits 1. Needs a GPU.
 set -u
 cd "$(dirname "$0")/../.."
 [ $# -ge 1 ] || { echo "usage: tests/class/bench_class.sh OUTDIR [N] [LIMIT] [grader class options...]" >&2; exit 2; }
@@ -61,7 +62,8 @@ for i in $(seq -w 1 "$n"); do
 done
 
 start=$SECONDS
-timeout -k 30 -s INT "$limit" build/grader/grader class "$class" --course "$course" "$@" \
+rm -f "$out/gpu-trace.txt"
+GRADER_GPU_TRACE=$out/gpu-trace.txt timeout -k 30 -s INT "$limit" build/grader/grader class "$class" --course "$course" "$@" \
   >"$out/class.log" 2>&1
 rc=$?
 secs=$((SECONDS - start))
@@ -94,10 +96,12 @@ for path in sorted(glob.glob(os.path.join(cls, "*", "results.json"))):
             rows.append((student, tid, k, v))
         for k, v in (res.get("gpu") or {}).items():
             gpu[k] = gpu.get(k, 0.0) + (v or 0.0)
-        if tid == "03-naive-matmul/matmul_naive" and kind in expected and \
-                extra.get("outcome", res.get("outcome")) != expected[kind]:
-            odd.append(f"{student}: matmul_naive {extra.get('outcome', res.get('outcome'))}, "
-                       f"expected {expected[kind]}")
+        # each kind changes matmul_naive alone: its other tasks are the solutions, and pass
+        if kind in expected:
+            want = expected[kind] if tid == "03-naive-matmul/matmul_naive" else "passed"
+            got = extra.get("outcome", res.get("outcome"))
+            if got != want:
+                odd.append(f"{student}: {tid} {got}, expected {want}")
 rate = done / secs * 60 if secs > 0 else 0
 print(f"students graded: {done} in {secs:.0f} s: {rate:.2f} students a minute, "
       f"{secs / done if done else float('nan'):.1f} s a student")
@@ -110,12 +114,62 @@ print(f"  GPU held for timed runs {gpu.get('timed_s', 0):.1f} s ({per(gpu.get('t
       f"student, {gpu.get('timed_s', 0) / secs * 100 if secs > 0 else 0:.0f} % of the wall); shared "
       f"{gpu.get('shared_s', 0):.1f} s summed over overlapping runs ({per(gpu.get('shared_s', 0)):.1f} s a "
       f"student); waited for it {gpu.get('wait_s', 0):.1f} s ({per(gpu.get('wait_s', 0)):.1f} s a student)")
+# The GPU's time line, from every run the gradings traced (grade.c: gpu_trace): held alone
+# (the reference, a second look, ncu), held by a first look (untimed runs may share it), held
+# only shared (compute-sanitizer, timed runs before their gate and after their timed calls),
+# or held by nobody, over the span from the first hold to the last.
+marks = []
+try:
+    for line in open(os.path.join(out, "gpu-trace.txt")):
+        f = line.split()
+        if len(f) != 9:
+            continue
+        turn = None if f[6] == "-" else (float(f[6]), float(f[7]))
+        marks.append((f[2], f[3], float(f[5]), turn, float(f[8])))
+except OSError:
+    pass
+line_cols = {}
+if marks:
+    t0, t1 = min(m[2] for m in marks), max(m[4] for m in marks)
+    ev = []  # (time, which count: 0 shared, 1 timed, 2 alone, +1 / -1)
+    for prog, use, held, turn, end in marks:
+        if turn is None:
+            ev += [(held, 0, 1), (end, 0, -1)]
+            continue
+        k = 2 if use == "alone" else 1
+        ev += [(held, 0, 1), (turn[0], 0, -1), (turn[0], k, 1), (turn[1], k, -1),
+               (turn[1], 0, 1), (end, 0, -1)]
+    ev.sort()
+    count, span, last = [0, 0, 0], [0.0] * 4, t0
+    for t, k, d in ev:
+        state = 0 if count[2] else 1 if count[1] else 2 if count[0] else 3
+        span[state] += t - last
+        last = t
+        count[k] += d
+    wall = t1 - t0
+    names = ["alone", "timed", "shared_only", "idle"]
+    line_cols = {f"line_{n}_s": v for n, v in zip(names, span)}
+    pct = lambda v: v / wall * 100 if wall > 0 else 0
+    print(f"  GPU time line over {wall:.0f} s: held alone {span[0]:.1f} s ({pct(span[0]):.0f} %), "
+          f"by a first look {span[1]:.1f} s ({pct(span[1]):.0f} %), only shared {span[2]:.1f} s "
+          f"({pct(span[2]):.0f} %), idle {span[3]:.1f} s ({pct(span[3]):.0f} %)")
+    by = {}
+    for prog, use, held, turn, end in marks:
+        who = prog if prog in ("compute-sanitizer", "ncu") else "timed runs"
+        if turn is not None:
+            by[f"{use}: {who}"] = by.get(f"{use}: {who}", 0.0) + turn[1] - turn[0]
+        outside = end - held - (turn[1] - turn[0] if turn else 0)
+        by[f"shared: {who}"] = by.get(f"shared: {who}", 0.0) + outside
+    print("  GPU held, summed over holds: " +
+          ", ".join(f"{k} {v:.1f} s" for k, v in sorted(by.items(), key=lambda kv: -kv[1])))
 with open(os.path.join(out, "class.csv"), "w", newline="") as f:
     w = csv.writer(f)
     w.writerow(["options", "students", "seconds", "students_per_minute", "seconds_per_student"]
-               + [f"step_{k}_s" for k in sorted(steps)] + [f"gpu_{k}" for k in sorted(gpu)])
+               + [f"step_{k}_s" for k in sorted(steps)] + [f"gpu_{k}" for k in sorted(gpu)]
+               + [f"gpu_{k}" for k in line_cols])
     w.writerow([opts, done, f"{secs:.1f}", f"{rate:.3f}", f"{secs / done if done else 0:.2f}"]
-               + [f"{steps[k]:.2f}" for k in sorted(steps)] + [f"{gpu[k]:.2f}" for k in sorted(gpu)])
+               + [f"{steps[k]:.2f}" for k in sorted(steps)] + [f"{gpu[k]:.2f}" for k in sorted(gpu)]
+               + [f"{v:.2f}" for v in line_cols.values()])
 with open(os.path.join(out, "steps.csv"), "w", newline="") as f:
     w = csv.writer(f)
     w.writerow(["student", "task", "step", "seconds"])

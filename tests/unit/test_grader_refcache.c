@@ -1,6 +1,8 @@
 /* The class's shared reference time (refcache.h) and the GPU's lock (gpulock.h): a measurement
- * serves a bounded number of gradings for a bounded time; a timed run excludes every other use
- * of the GPU, untimed uses share it, and a waiting timed run is not starved by new ones. */
+ * serves a bounded number of gradings for a bounded time, and the newest is there to bound a
+ * run whatever its age; a run that needs the GPU alone excludes every other use of it, timed
+ * runs exclude one another but not untimed uses, untimed uses share it, and a run waiting for
+ * the GPU alone is not starved by new untimed ones. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -34,10 +36,17 @@ static void test_serves_then_measures_again(void **state)
 {
     (void)state;
     char *dir = tmp_dir();
-    struct ref_time t = {.ms = 2.5, .min_ms = 2.4, .max_ms = 2.9, .floor_ms = 0.1};
+    struct ref_time t = {.ms = 2.5, .min_ms = 2.4, .max_ms = 2.9, .floor_ms = 0.1, .turn_s = 0.75};
     struct ref_time got;
     assert_int_equal(refcache_take(dir, "04-tiling__matmul_tiled__4096", 300, 3, &got), 0);
+    assert_int_equal(refcache_peek(dir, "04-tiling__matmul_tiled__4096", &got), 0);
     assert_int_equal(refcache_put(dir, "04-tiling__matmul_tiled__4096", &t), 0);
+    /* a peek counts no use */
+    for (int i = 0; i < 5; i++) {
+        memset(&got, 0, sizeof got);
+        assert_int_equal(refcache_peek(dir, "04-tiling__matmul_tiled__4096", &got), 1);
+        assert_true(got.ms == 2.5 && got.turn_s == 0.75);
+    }
     /* max_uses 3: the grading that measured, then two more */
     for (int i = 0; i < 2; i++) {
         memset(&got, 0, sizeof got);
@@ -46,6 +55,9 @@ static void test_serves_then_measures_again(void **state)
         assert_true(got.at > 1e9 && got.at <= (double)time(NULL) + 1);
     }
     assert_int_equal(refcache_take(dir, "04-tiling__matmul_tiled__4096", 300, 3, &got), 0);
+    /* used up, it still bounds a run */
+    assert_int_equal(refcache_peek(dir, "04-tiling__matmul_tiled__4096", &got), 1);
+    assert_true(got.turn_s == 0.75);
     /* a fresh measurement serves again, and the newest one is what is served */
     t.ms = 3.0;
     assert_int_equal(refcache_put(dir, "04-tiling__matmul_tiled__4096", &t), 0);
@@ -74,12 +86,32 @@ static void test_too_old_is_measured_again(void **state)
     free(dir);
 }
 
+/* A log written before the turn was kept: five numbers, the turn unknown. */
+static void test_old_log_has_no_turn(void **state)
+{
+    (void)state;
+    char *dir = tmp_dir();
+    char *path = path_join(dir, "k.ref");
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fprintf(f, "M %.6f 2 1.5 2.5 0.5\n", (double)time(NULL));
+    fclose(f);
+    struct ref_time got;
+    assert_int_equal(refcache_peek(dir, "k", &got), 1);
+    assert_true(got.ms == 2 && got.floor_ms == 0.5 && got.turn_s < 0);
+    assert_int_equal(refcache_take(dir, "k", 60, 3, &got), 1);
+    free(path);
+    remove_tree(dir);
+    free(dir);
+}
+
 static void test_unwritable_cache_says_so(void **state)
 {
     (void)state;
     struct ref_time t = {.ms = 1}, got;
     assert_int_equal(refcache_take("/proc/no/such/dir", "k", 60, 3, &got), -1);
     assert_int_equal(refcache_put("/proc/no/such/dir", "k", &t), -1);
+    assert_int_equal(refcache_peek("/proc/no/such/dir", "k", &got), -1);
 }
 
 /* 1 when the lock file at path could be taken now with how (LOCK_SH / LOCK_EX). */
@@ -92,42 +124,147 @@ static int could_take(const char *path, int how)
     return ok;
 }
 
-static void test_timed_excludes_shared_shares(void **state)
+static void test_uses_exclude_as_documented(void **state)
+{
+    (void)state;
+    char *dir = tmp_dir();
+    char *lock = path_join(dir, "gpu0.lock"), *timed = path_join(dir, "gpu0.lock.timed");
+    struct gpu_hold none = gpu_hold_take(NULL, GPU_ALONE);
+    assert_false(gpu_hold_held(&none));
+    /* untimed uses share the GPU */
+    struct gpu_hold a = gpu_hold_take(lock, GPU_SHARED), b = gpu_hold_take(lock, GPU_SHARED);
+    assert_true(gpu_hold_held(&a) && gpu_hold_held(&b));
+    assert_false(could_take(lock, LOCK_EX));
+    /* a timed run goes on beside them, and keeps every other timed run out */
+    struct gpu_hold t = gpu_hold_take(lock, GPU_TIMED);
+    assert_true(t.whole >= 0 && t.timed >= 0);
+    assert_false(could_take(timed, LOCK_EX));
+    assert_true(could_take(lock, LOCK_SH));
+    assert_int_equal(fcntl(t.timed, F_GETFD) & FD_CLOEXEC, FD_CLOEXEC);
+    gpu_hold_drop(&t);
+    assert_true(could_take(timed, LOCK_EX));
+    /* at a gate: a timed run keeps its shared hold, takes the turn, and hands it on when done */
+    struct gpu_hold g = gpu_hold_take(lock, GPU_SHARED);
+    gpu_hold_turn(&g, lock, GPU_TIMED);
+    assert_true(g.whole >= 0 && g.timed >= 0);
+    assert_false(could_take(timed, LOCK_EX));
+    gpu_hold_end_turn(&g);
+    assert_true(g.whole >= 0 && g.timed == -1);
+    assert_true(could_take(timed, LOCK_EX));
+    assert_false(could_take(lock, LOCK_EX)); /* still a user of the GPU until it ends */
+    gpu_hold_drop(&g);
+    gpu_hold_drop(&a);
+    gpu_hold_drop(&b);
+    /* the GPU alone: no untimed use, and no timed run, since those hold the GPU shared too */
+    struct gpu_hold alone = gpu_hold_take(lock, GPU_ALONE);
+    assert_true(alone.whole >= 0 && alone.timed == -1);
+    assert_false(could_take(lock, LOCK_SH));
+    assert_int_equal(fcntl(alone.whole, F_GETFD) & FD_CLOEXEC, FD_CLOEXEC);
+    gpu_hold_drop(&alone);
+    assert_true(alone.whole == -1 && alone.timed == -1);
+    assert_true(could_take(lock, LOCK_EX) && could_take(timed, LOCK_EX));
+    /* at a gate, one that needs the GPU alone trades its shared hold for it */
+    g = gpu_hold_take(lock, GPU_SHARED);
+    gpu_hold_turn(&g, lock, GPU_ALONE);
+    assert_true(g.whole >= 0 && g.timed == -1);
+    assert_false(could_take(lock, LOCK_SH));
+    gpu_hold_drop(&g);
+    free(lock);
+    free(timed);
+    remove_tree(dir);
+    free(dir);
+}
+
+/* A child that takes use on lock, says so on the pipe, and holds it until killed. */
+static pid_t hold_in_child(const char *lock, enum gpu_use use, int *ready)
+{
+    int p[2];
+    assert_int_equal(pipe(p), 0);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        alarm(20);
+        /* the parent's locks, or the child would hold them too (flock follows the open file) */
+        for (int fd = 3; fd < 256; fd++)
+            if (fd != p[1])
+                close(fd);
+        struct gpu_hold h = gpu_hold_take(lock, use);
+        char c = gpu_hold_held(&h) ? 'y' : 'n';
+        if (write(p[1], &c, 1) != 1)
+            _exit(1);
+        pause();
+        _exit(0);
+    }
+    close(p[1]);
+    *ready = p[0];
+    return pid;
+}
+
+/* 1 when the child said within ms that it holds its use. */
+static int child_holds(int ready, int ms)
+{
+    struct timespec step = {0, 10 * 1000 * 1000};
+    for (int i = 0; i < ms / 10; i++) {
+        char c;
+        int fl = fcntl(ready, F_GETFL);
+        fcntl(ready, F_SETFL, fl | O_NONBLOCK);
+        if (read(ready, &c, 1) == 1)
+            return c == 'y';
+        nanosleep(&step, NULL);
+    }
+    return 0;
+}
+
+static void end_child(pid_t pid, int ready)
+{
+    kill(pid, SIGKILL);
+    waitpid(pid, NULL, 0);
+    close(ready);
+}
+
+/* A run that needs the GPU alone waits for a timed run in progress, and a timed run waits for
+ * it; untimed uses never wait for a timed run. */
+static void test_alone_waits_for_timed_run(void **state)
 {
     (void)state;
     char *dir = tmp_dir();
     char *lock = path_join(dir, "gpu0.lock");
-    assert_int_equal(gpu_lock_take(NULL, GPU_TIMED), -1);
-    int a = gpu_lock_take(lock, GPU_SHARED), b = gpu_lock_take(lock, GPU_SHARED);
-    assert_true(a >= 0 && b >= 0);
-    assert_false(could_take(lock, LOCK_EX));
-    gpu_lock_drop(a);
-    gpu_lock_drop(b);
-    int t = gpu_lock_take(lock, GPU_TIMED);
-    assert_true(t >= 0);
-    assert_false(could_take(lock, LOCK_SH));
-    gpu_lock_drop(t);
-    assert_true(could_take(lock, LOCK_SH));
-    assert_int_equal(fcntl(gpu_lock_take(lock, GPU_SHARED), F_GETFD) & FD_CLOEXEC, FD_CLOEXEC);
+    struct gpu_hold t = gpu_hold_take(lock, GPU_TIMED);
+    assert_true(gpu_hold_held(&t));
+    int r_shared, r_alone, r_timed;
+    pid_t shared = hold_in_child(lock, GPU_SHARED, &r_shared);
+    assert_true(child_holds(r_shared, 2000));
+    end_child(shared, r_shared);
+    pid_t alone = hold_in_child(lock, GPU_ALONE, &r_alone);
+    assert_false(child_holds(r_alone, 300));
+    gpu_hold_drop(&t);
+    assert_true(child_holds(r_alone, 2000));
+    pid_t timed = hold_in_child(lock, GPU_TIMED, &r_timed);
+    assert_false(child_holds(r_timed, 300));
+    end_child(alone, r_alone);
+    assert_true(child_holds(r_timed, 2000));
+    end_child(timed, r_timed);
     free(lock);
     remove_tree(dir);
     free(dir);
 }
 
-/* A timed run waiting behind a shared user holds the turnstile: a new shared user waits too. */
-static void test_waiting_timed_run_not_starved(void **state)
+/* A run waiting for the GPU alone behind a shared user holds the turnstile: a new shared user
+ * waits too. */
+static void test_waiting_alone_run_not_starved(void **state)
 {
     (void)state;
     char *dir = tmp_dir();
     char *lock = path_join(dir, "gpu0.lock"), *turn = path_join(dir, "gpu0.lock.turn");
-    int shared = gpu_lock_take(lock, GPU_SHARED);
-    assert_true(shared >= 0);
+    struct gpu_hold shared = gpu_hold_take(lock, GPU_SHARED);
+    assert_true(gpu_hold_held(&shared));
     pid_t pid = fork();
     assert_true(pid >= 0);
     if (pid == 0) {
         alarm(20);
-        close(shared); /* the parent's lock, or the child would keep holding it */
-        _exit(gpu_lock_take(lock, GPU_TIMED) >= 0 ? 0 : 1);
+        gpu_hold_drop(&shared); /* the parent's lock, or the child would keep holding it */
+        struct gpu_hold h = gpu_hold_take(lock, GPU_ALONE);
+        _exit(gpu_hold_held(&h) ? 0 : 1);
     }
     int waiting = 0;
     for (int i = 0; i < 200 && !waiting; i++) {
@@ -136,7 +273,7 @@ static void test_waiting_timed_run_not_starved(void **state)
     }
     assert_true(waiting);
     assert_true(could_take(lock, LOCK_SH)); /* the GPU lock alone would let it in... */
-    gpu_lock_drop(shared);                  /* ...the turnstile does not, until the run has it */
+    gpu_hold_drop(&shared);                 /* ...the turnstile does not, until the run has it */
     int status;
     assert_int_equal(waitpid(pid, &status, 0), pid);
     assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
@@ -152,9 +289,11 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_serves_then_measures_again),
         cmocka_unit_test(test_too_old_is_measured_again),
+        cmocka_unit_test(test_old_log_has_no_turn),
         cmocka_unit_test(test_unwritable_cache_says_so),
-        cmocka_unit_test(test_timed_excludes_shared_shares),
-        cmocka_unit_test(test_waiting_timed_run_not_starved),
+        cmocka_unit_test(test_uses_exclude_as_documented),
+        cmocka_unit_test(test_alone_waits_for_timed_run),
+        cmocka_unit_test(test_waiting_alone_run_not_starved),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

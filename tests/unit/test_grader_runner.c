@@ -136,7 +136,7 @@ static struct run_result run_gated(const char *script, const char *out, double w
                                    struct turn *t)
 {
     char *argv[] = {"/bin/sh", "-c", (char *)script, NULL};
-    struct run_gate gate = {slow_turn, t};
+    struct run_gate gate = {slow_turn, NULL, t};
     struct run_spec s = {.argv = argv, .stdout_path = out, .stderr_path = out, .wall_s = wall,
                          .max_procs = 16, .gate = &gate};
     struct run_result r;
@@ -189,12 +189,87 @@ static void the_gate_opens_once_and_its_wait_is_not_wall_time(void **state)
     unlink(out);
 }
 
+/* A bound on the turn: past the gate the run is stopped that long after its turn began,
+ * however much of its wall-clock bound is left, and it says which bound stopped it. Before
+ * the gate (its start) the turn's bound does not count. */
+static void the_turn_is_bounded_from_the_gate(void **state)
+{
+    (void)state;
+    char out[] = "/tmp/grader-run-XXXXXX";
+    close(mkstemp(out));
+    char *argv[] = {"/bin/sh", "-c",
+                    "sleep 0.6; printf R >&$LAB_GATE_FD; c=$(dd bs=1 count=1 <&3 2>/dev/null); "
+                    "sleep 30",
+                    NULL};
+    struct turn t = {0, 0};
+    struct run_gate gate = {slow_turn, NULL, &t};
+    struct run_spec s = {.argv = argv, .stdout_path = out, .stderr_path = out, .wall_s = 20,
+                         .max_procs = 16, .gate = &gate, .turn_s = 0.5};
+    struct run_result r;
+    double t0 = now_s();
+    assert_int_equal(run_sandboxed(&s, &r), 0);
+    double took = now_s() - t0;
+    assert_int_equal(r.end, RUN_TIMED_OUT);
+    assert_true(r.gate_passed && r.over_turn);
+    assert_true(took > 1.0 && took < 5); /* the start (0.6 s) did not count against 0.5 s */
+    char buf[256];
+    run_describe(&s, &r, buf, sizeof buf);
+    assert_string_equal(buf, "timed out: still running 0.5 s after its turn at the GPU began "
+                             "(process group killed)");
+    /* a run that ends inside its turn is not touched */
+    argv[2] = "printf R >&$LAB_GATE_FD; c=$(dd bs=1 count=1 <&3 2>/dev/null); sleep 0.2";
+    assert_int_equal(run_sandboxed(&s, &r), 0);
+    assert_int_equal(r.end, RUN_EXITED);
+    assert_false(r.over_turn);
+    unlink(out);
+}
+
+/* With done() given, the gate stays open after "go": LAB_GATE_DONE hands the turn on (once),
+ * and the turn's bound stops there. */
+static void turn_done(void *arg)
+{
+    ((struct turn *)arg)->calls += 100;
+}
+
+static void the_turn_ends_when_the_program_says_done(void **state)
+{
+    (void)state;
+    char out[] = "/tmp/grader-run-XXXXXX";
+    close(mkstemp(out));
+    char *argv[] = {"/bin/sh", "-c",
+                    "printf R >&$LAB_GATE_FD; c=$(dd bs=1 count=1 <&3 2>/dev/null); sleep 0.2; "
+                    "printf D >&3; printf D >&3; sleep 1; echo \"go=$c\"",
+                    NULL};
+    struct turn t = {0, 0};
+    struct run_gate gate = {slow_turn, turn_done, &t};
+    struct run_spec s = {.argv = argv, .stdout_path = out, .stderr_path = out, .wall_s = 20,
+                         .max_procs = 16, .gate = &gate, .turn_s = 0.6};
+    struct run_result r;
+    assert_int_equal(run_sandboxed(&s, &r), 0);
+    assert_int_equal(r.end, RUN_EXITED); /* 1.2 s in all, but done after 0.2 s of its turn */
+    assert_int_equal(t.calls, 101);      /* ready once, done once */
+    assert_true(r.gate_passed);
+    assert_true(r.done_s > r.ready_s + 0.15 && r.done_s < r.wall_s - 0.5);
+    assert_string_equal(slurp(out), "go=G\n");
+    /* done before ready is no word of the gate's: no turn, and the gate closes */
+    t = (struct turn){0, 0};
+    argv[2] = "printf D >&$LAB_GATE_FD; sleep 0.1; (printf R >&3) 2>/dev/null; sleep 0.3";
+    assert_int_equal(run_sandboxed(&s, &r), 0);
+    assert_int_equal(r.end, RUN_EXITED);
+    assert_int_equal(t.calls, 0);
+    assert_false(r.gate_passed);
+    unlink(out);
+}
+
 /* The program's side of the gate: goes on when told, stops when the gate is broken. */
 static void the_program_passes_the_gate_only_when_told(void **state)
 {
     (void)state;
     unsetenv(LAB_GATE_ENV);
-    assert_int_equal(lab_gate_pass(), 0); /* no gate: straight on */
+    int kept = 7;
+    assert_int_equal(lab_gate_pass(&kept), 0); /* no gate: straight on */
+    assert_int_equal(kept, -1);
+    lab_gate_done(kept);                       /* and nothing to say */
     for (int told = 0; told < 2; told++) {
         int sv[2];
         assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
@@ -205,7 +280,7 @@ static void the_program_passes_the_gate_only_when_told(void **state)
             close(sv[0]); /* the grader is gone */
         snprintf(num, sizeof num, "%d", sv[1]);
         setenv(LAB_GATE_ENV, num, 1);
-        assert_int_equal(lab_gate_pass(), told ? 0 : -1);
+        assert_int_equal(lab_gate_pass(NULL), told ? 0 : -1);
         if (told) {
             assert_int_equal(read(sv[0], &c, 1), 1);
             assert_int_equal(c, LAB_GATE_READY);
@@ -213,8 +288,25 @@ static void the_program_passes_the_gate_only_when_told(void **state)
             close(sv[0]);
         }
     }
+    /* kept open for the word that the timed calls are over */
+    int sv[2];
+    assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
+    char num[16], c = LAB_GATE_GO;
+    assert_int_equal(write(sv[0], &c, 1), 1);
+    snprintf(num, sizeof num, "%d", sv[1]);
+    setenv(LAB_GATE_ENV, num, 1);
+    assert_int_equal(lab_gate_pass(&kept), 0);
+    assert_int_equal(kept, sv[1]);
+    assert_int_equal(read(sv[0], &c, 1), 1);
+    assert_int_equal(c, LAB_GATE_READY);
+    lab_gate_done(kept);
+    assert_int_equal(read(sv[0], &c, 1), 1);
+    assert_int_equal(c, LAB_GATE_DONE);
+    assert_int_equal(read(sv[0], &c, 1), 0); /* and closed */
+    close(sv[0]);
     setenv(LAB_GATE_ENV, "3x", 1);
-    assert_int_equal(lab_gate_pass(), -1);
+    assert_int_equal(lab_gate_pass(&kept), -1);
+    assert_int_equal(kept, -1);
     unsetenv(LAB_GATE_ENV);
 }
 
@@ -227,6 +319,8 @@ int main(void)
         cmocka_unit_test(grandchildren_are_killed),
         cmocka_unit_test(spawn_failure_and_description),
         cmocka_unit_test(the_gate_opens_once_and_its_wait_is_not_wall_time),
+        cmocka_unit_test(the_turn_is_bounded_from_the_gate),
+        cmocka_unit_test(the_turn_ends_when_the_program_says_done),
         cmocka_unit_test(the_program_passes_the_gate_only_when_told),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -136,7 +136,7 @@ static void the_gate_reaches_a_sandboxed_program(void **state)
                     "printf R >&$LAB_GATE_FD; c=$(dd bs=1 count=1 <&3 2>/dev/null); echo \"go=$c\"",
                     NULL};
     int turns = 0;
-    struct run_gate gate = {let_go, &turns};
+    struct run_gate gate = {let_go, NULL, &turns};
     struct run_spec s = {.argv = argv, .stdout_path = f->out, .stderr_path = f->out,
                          .wall_s = 20, .max_procs = 16, .sandbox = &f->sb, .gate = &gate};
     struct run_result r;
