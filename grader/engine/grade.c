@@ -151,13 +151,14 @@ struct gate_turn {
     const char *lock_path;
     enum gpu_use use;
     struct gpu_hold hold;
-    double done_at; /* when the turn was handed on (monotonic s), 0 before */
+    double turn_at, done_at; /* when the turn was taken and handed on (monotonic s), 0 before */
 };
 
 static void take_turn(void *arg)
 {
     struct gate_turn *t = arg;
     gpu_hold_turn(&t->hold, t->lock_path, t->use);
+    t->turn_at = now_s();
 }
 
 static void end_turn(void *arg)
@@ -165,8 +166,8 @@ static void end_turn(void *arg)
     struct gate_turn *t = arg;
     if (t->use != GPU_TIMED)
         return; /* the GPU alone stays so to the end: nothing waits for a share of it */
-    gpu_hold_end_turn(&t->hold);
     t->done_at = now_s();
+    gpu_hold_end_turn(&t->hold);
 }
 
 static const char *const use_names[] = {"shared", "timed", "alone"};
@@ -209,15 +210,16 @@ void job_run_gpu(const struct job *j, const struct run_spec *s, struct run_resul
     struct gpu_hold hold = gpu_hold_take(j->o->gpu_lock, gated ? GPU_SHARED : use);
     double waited = now_s() - t0, from = t0 + waited;
     if (gated && use != GPU_SHARED) {
-        struct gate_turn turn = {j->o->gpu_lock, use, hold, 0};
+        struct gate_turn turn = {j->o->gpu_lock, use, hold, 0, 0};
         struct run_gate gate = {take_turn, end_turn, &turn};
         struct run_spec g = *s;
         g.gate = &gate;
         run_sandboxed(&g, res);
-        double end = now_s();
+        double end = now_s(); /* before the drop, as the turn's start after the take: the
+                                 trace never shows two turns at once that were not */
         gpu_hold_drop(&turn.hold);
         /* the turn: from the gate's opening to done, or to the end */
-        double turn_at = res->gate_passed ? from + res->ready_s + res->gate_wait_s : -1;
+        double turn_at = res->gate_passed ? turn.turn_at : -1;
         double turn_end = turn.done_at > 0 ? turn.done_at : end;
         double in_turn = turn_at > 0 ? turn_end - turn_at : 0;
         job_gpu_account(j, GPU_SHARED, waited + res->gate_wait_s,
@@ -227,10 +229,10 @@ void job_run_gpu(const struct job *j, const struct run_spec *s, struct run_resul
         return;
     }
     run_sandboxed(s, res);
+    double end = now_s();
     gpu_hold_drop(&hold);
     job_gpu_account(j, use, waited, res->wall_s);
-    gpu_trace(j, s, use, t0, from, use == GPU_SHARED ? -1 : from, from + res->wall_s,
-              from + res->wall_s);
+    gpu_trace(j, s, use, t0, from, use == GPU_SHARED ? -1 : from, end, end);
 }
 
 /* First line of a file that satisfies pred (or the first non-empty line), malloc'd; "" if none. */
