@@ -83,8 +83,11 @@ static int close_log(FILE *f, int ok)
     return ok ? 0 : -1;
 }
 
-int refcache_take(const char *dir, const char *key, double max_age_s, int max_uses,
-                  struct ref_time *t)
+/* The newest measurement of key into *t: 1 when there is one that may serve, 0 when none, -1
+ * when the log cannot be read or written. count: a use, bounded by max_age_s and max_uses and
+ * counted in the log; else any measurement serves and nothing is written. */
+static int take(const char *dir, const char *key, double max_age_s, int max_uses, int count,
+                struct ref_time *t)
 {
     FILE *f = open_locked(dir, key);
     if (!f)
@@ -93,31 +96,27 @@ int refcache_take(const char *dir, const char *key, double max_age_s, int max_us
     int found, uses;
     read_log(f, &last, &found, &uses);
     /* the measurement serves the grading that made it, so that is one use already */
-    int serves = found && max_age_s > 0 && wall_now() - last.at < max_age_s &&
-                 uses + 1 < max_uses;
+    int serves = found && (!count || (max_age_s > 0 && wall_now() - last.at < max_age_s &&
+                                      uses + 1 < max_uses));
     int ok = 1;
-    if (serves) {
+    if (serves && count)
         ok = fputs("U\n", f) >= 0 && fflush(f) == 0;
+    if (serves)
         *t = last;
-    }
     if (close_log(f, ok) != 0)
         return -1;
     return serves;
 }
 
+int refcache_take(const char *dir, const char *key, double max_age_s, int max_uses,
+                  struct ref_time *t)
+{
+    return take(dir, key, max_age_s, max_uses, 1, t);
+}
+
 int refcache_peek(const char *dir, const char *key, struct ref_time *t)
 {
-    FILE *f = open_locked(dir, key);
-    if (!f)
-        return -1;
-    struct ref_time last;
-    int found, uses;
-    read_log(f, &last, &found, &uses);
-    if (found)
-        *t = last;
-    if (close_log(f, 1) != 0)
-        return -1;
-    return found;
+    return take(dir, key, 0, 0, 0, t);
 }
 
 double refcache_age_s(const struct ref_time *t)

@@ -132,13 +132,20 @@ static void slow_turn(void *arg)
     usleep((useconds_t)(t->sleep_s * 1e6));
 }
 
+/* A run of argv through gate, both its bounds given, its output to out. */
+static struct run_spec gated_spec(char **argv, const char *out, const struct run_gate *gate,
+                                  double wall, double turn)
+{
+    return (struct run_spec){.argv = argv, .stdout_path = out, .stderr_path = out,
+                             .wall_s = wall, .max_procs = 16, .gate = gate, .turn_s = turn};
+}
+
 static struct run_result run_gated(const char *script, const char *out, double wall,
                                    struct turn *t)
 {
     char *argv[] = {"/bin/sh", "-c", (char *)script, NULL};
     struct run_gate gate = {slow_turn, NULL, t};
-    struct run_spec s = {.argv = argv, .stdout_path = out, .stderr_path = out, .wall_s = wall,
-                         .max_procs = 16, .gate = &gate};
+    struct run_spec s = gated_spec(argv, out, &gate, wall, 0);
     struct run_result r;
     assert_int_equal(run_sandboxed(&s, &r), 0);
     return r;
@@ -203,8 +210,7 @@ static void the_turn_is_bounded_from_the_gate(void **state)
                     NULL};
     struct turn t = {0, 0};
     struct run_gate gate = {slow_turn, NULL, &t};
-    struct run_spec s = {.argv = argv, .stdout_path = out, .stderr_path = out, .wall_s = 20,
-                         .max_procs = 16, .gate = &gate, .turn_s = 0.5};
+    struct run_spec s = gated_spec(argv, out, &gate, 20, 0.5);
     struct run_result r;
     double t0 = now_s();
     assert_int_equal(run_sandboxed(&s, &r), 0);
@@ -238,15 +244,14 @@ static void the_turn_ends_when_the_program_says_done(void **state)
     close(mkstemp(out));
     char *argv[] = {"/bin/sh", "-c",
                     "printf R >&$LAB_GATE_FD; c=$(dd bs=1 count=1 <&3 2>/dev/null); sleep 0.2; "
-                    "printf D >&3; printf D >&3; sleep 1; echo \"go=$c\"",
+                    "printf D >&3; printf D >&3; sleep 2; echo \"go=$c\"",
                     NULL};
     struct turn t = {0, 0};
     struct run_gate gate = {slow_turn, turn_done, &t};
-    struct run_spec s = {.argv = argv, .stdout_path = out, .stderr_path = out, .wall_s = 20,
-                         .max_procs = 16, .gate = &gate, .turn_s = 0.6};
+    struct run_spec s = gated_spec(argv, out, &gate, 20, 1.0);
     struct run_result r;
     assert_int_equal(run_sandboxed(&s, &r), 0);
-    assert_int_equal(r.end, RUN_EXITED); /* 1.2 s in all, but done after 0.2 s of its turn */
+    assert_int_equal(r.end, RUN_EXITED); /* 2.2 s in all, but done after 0.2 s of its turn */
     assert_int_equal(t.calls, 101);      /* ready once, done once */
     assert_true(r.gate_passed);
     assert_true(r.done_s > r.ready_s + 0.15 && r.done_s < r.wall_s - 0.5);
