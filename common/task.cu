@@ -267,33 +267,45 @@ int lab_task_main(const lab_task *t, int argc, char **argv)
         return LAB_EXIT_USAGE;
     }
 
-    lab_table *tab = new_table();
+    // The speed case runs first: its timed calls are all the turn is for, and it is handed on
+    // as soon as they are over (task_run_case), before their outputs are dumped. The other
+    // cases' single calls follow, beside whatever the GPU runs next. Rows and the table keep
+    // the task's order.
+    size_t *order = (size_t *)lab_xcalloc(t->n_cases, sizeof *order), n_order = 0;
+    for (int speed = 1; speed >= 0; speed--)
+        for (size_t i = 0; i < t->n_cases; i++)
+            if (!(t->cases[i].flags & LAB_CASE_SPEED) == !speed &&
+                lab_cli_case_selected(&o, t->cases[i].name))
+                order[n_order++] = i;
+    lab_case_result *results = (lab_case_result *)lab_xcalloc(t->n_cases, sizeof *results);
     size_t passed = 0, failed = 0;
-    for (size_t i = 0; i < t->n_cases; i++) {
-        const lab_case *c = &t->cases[i];
-        if (!lab_cli_case_selected(&o, c->name))
-            continue;
-        lab_case_result res;
-        memset(&res, 0, sizeof res);
-        res.name = c->name;
-        res.unit = t->unit;
-        res.cols = t->cols ? t->cols(c) : 0;
-        lab_compare_init(&res.cmp);
+    for (size_t k = 0; k < n_order; k++) {
+        const lab_case *c = &t->cases[order[k]];
+        lab_case_result *res = &results[order[k]];
+        res->name = c->name;
+        res->unit = t->unit;
+        res->cols = t->cols ? t->cols(c) : 0;
+        lab_compare_init(&res->cmp);
         if (o.verify_dir)
-            verify_case(t, &o, tol, reps, c, &res);
-        else if (task_run_case(t, &o, tol, warmup, reps, c, &res))
+            verify_case(t, &o, tol, reps, c, res);
+        else if (task_run_case(t, &o, tol, warmup, reps, c, res, &gate))
             return LAB_EXIT_USAGE;
         if (!o.verify_dir && !checks_here(&o))
-            res.status = LAB_SKIPPED;
+            res->status = LAB_SKIPPED;
         else
-            res.status = lab_compare_passed(&res.cmp) ? LAB_PASS : LAB_FAIL;
-        passed += res.status == LAB_PASS;
-        failed += res.status == LAB_FAIL;
-        lab_report_case(rep, &res);
-        add_row(tab, t, c, &res);
+            res->status = lab_compare_passed(&res->cmp) ? LAB_PASS : LAB_FAIL;
+        passed += res->status == LAB_PASS;
+        failed += res->status == LAB_FAIL;
+        lab_report_case(rep, res);
     }
-    // the timed calls are over: what is left (the table, the report, the exit) needs no turn
+    // the timed calls are over (when no speed case ran): the rest needs no turn
     lab_gate_done(gate);
+    lab_table *tab = new_table();
+    for (size_t i = 0; i < t->n_cases; i++)
+        if (lab_cli_case_selected(&o, t->cases[i].name))
+            add_row(tab, t, &t->cases[i], &results[i]);
+    free(results);
+    free(order);
     lab_table_print(tab, stdout);
     lab_table_free(tab);
     if (o.verify_dir || checks_here(&o))

@@ -197,7 +197,7 @@ static int settle(const lab_task *t, const lab_options *o, lab_tolerance tol, co
 }
 
 int task_run_case(const lab_task *t, const lab_options *o, lab_tolerance tol, int warmup,
-                  int reps, const lab_case *c, lab_case_result *res)
+                  int reps, const lab_case *c, lab_case_result *res, int *gate)
 {
     if (o->dump_dir && !(c->flags & LAB_CASE_SPEED)) {
         // The grader times only the speed case: the others get one timed call, no warm-up.
@@ -233,6 +233,11 @@ int task_run_case(const lab_task *t, const lab_options *o, lab_tolerance tol, in
         task_phase_end(&ph, PHASE_FREE);
     }
     lab_timer_destroy(&tm);
+    if (c->flags & LAB_CASE_SPEED) {
+        // the timed calls are over and their outputs kept: the turn is the next run's
+        lab_gate_done(*gate);
+        *gate = -1;
+    }
     int rc = keep ? settle(t, o, tol, c, k, reps, res, &ph) : 0;
     for (int r = 0; r < reps; r++)
         drop_outputs(&k[r]);

@@ -87,11 +87,33 @@ void gpu_hold_turn(struct gpu_hold *h, const char *path, enum gpu_use use)
         h->timed = timed_take(path);
 }
 
-void gpu_hold_end_turn(struct gpu_hold *h)
+void gpu_hold_end_turn(struct gpu_hold *h, enum gpu_use use)
 {
+    if (use == GPU_ALONE && h->whole >= 0) {
+        /* flock(2) promises a conversion, not an atomic one; Linux makes it under the file's
+         * lock list spinlock, so no waiter takes the GPU alone in between */
+        int rc;
+        do
+            rc = flock(h->whole, LOCK_SH);
+        while (rc != 0 && errno == EINTR);
+        if (rc != 0) {
+            close(h->whole); /* the lock is lost: the run goes on as one that holds nothing */
+            h->whole = -1;
+        }
+    }
     if (h->timed >= 0)
         close(h->timed);
     h->timed = -1;
+}
+
+int gpu_measure_take(const char *path)
+{
+    if (!path)
+        return -1;
+    char *measure_path = xasprintf("%s.measure", path);
+    int fd = lock_fd(measure_path, LOCK_EX);
+    free(measure_path);
+    return fd;
 }
 
 int gpu_hold_held(const struct gpu_hold *h)

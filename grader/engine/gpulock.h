@@ -9,12 +9,14 @@
  *               another timed run. What runs beside it can only make it slower, so it may pass
  *               a student but never fail one: a time below the task's bar gets a second look.
  *   GPU_ALONE   the times that decide: the reference's (every student's ratio is taken against
- *               it, so it must not be slowed), a second look, ncu's cross-check. Nothing else
- *               uses the GPU meanwhile.
- * Builds and the verifier need no GPU and hold nothing. The locks are flock(2) on two files
- * per GPU: the path, for the GPU as a whole (shared by untimed and timed runs, exclusive for
- * GPU_ALONE), and path.timed, the timed runs' turn. The kernel drops them when their holder
- * dies, and they hold across processes. */
+ *               it, so it must not be slowed), a second look, ncu's when its first look did
+ *               not settle it. Nothing else uses the GPU from the run's gate to the end of
+ *               its timed calls; its start and its end share the GPU.
+ * Builds and the verifier need no GPU and hold nothing. The locks are flock(2) on files per
+ * GPU: the path, for the GPU as a whole (shared by untimed and timed runs, exclusive for
+ * GPU_ALONE), path.turn (gpulock.c: no run waiting for the GPU alone is starved), path.timed,
+ * the timed runs' turn, and path.measure, the right to time the reference. The kernel drops
+ * them when their holder dies, and they hold across processes. */
 #ifndef GRADER_GPULOCK_H
 #define GRADER_GPULOCK_H
 
@@ -34,8 +36,14 @@ struct gpu_hold gpu_hold_take(const char *path, enum gpu_use use);
  * keeps the shared hold and waits for the turn; GPU_ALONE drops it, then waits for the GPU
  * alone. */
 void gpu_hold_turn(struct gpu_hold *h, const char *path, enum gpu_use use);
-/* The timed calls are over: the turn goes to the next timed run; the shared hold stays. */
-void gpu_hold_end_turn(struct gpu_hold *h);
+/* The timed calls are over: the turn goes to the next timed run (GPU_TIMED), or the GPU is
+ * shared again (GPU_ALONE); the shared hold stays until the run ends. */
+void gpu_hold_end_turn(struct gpu_hold *h, enum gpu_use use);
+/* The right to measure the reference (path.measure, exclusive; a descriptor to close, -1
+ * when path is NULL or the file cannot be locked): gradings that all find the class's cached
+ * time stale wait for one another here, so the first times it and the others take its time,
+ * while the GPU stays shared until the measuring run's gate. */
+int gpu_measure_take(const char *path);
 /* Whether h holds what its use needs. */
 int gpu_hold_held(const struct gpu_hold *h);
 void gpu_hold_drop(struct gpu_hold *h);

@@ -142,7 +142,7 @@ void job_gpu_account(const struct job *j, enum gpu_use use, double wait_s, doubl
 
 /* A timed run through the gate: it starts holding the GPU shared, as compute-sanitizer's runs
  * do, and at the gate takes its turn (GPU_TIMED, GPU_ALONE); when its timed calls are over it
- * hands the turn on and holds the GPU shared again until it ends. Its start (the process, the
+ * hands the turn on (or shares the GPU it had alone) and holds it shared until it ends. Its start (the process, the
  * sandbox, the device's opening: a quarter of a second) and its end (the report, the context's
  * teardown) then overlap the sanitizers and other runs' starts and ends, but never a run that
  * needs the GPU alone: on the H200 a call of 30 microseconds timed beside loops of device
@@ -164,10 +164,8 @@ static void take_turn(void *arg)
 static void end_turn(void *arg)
 {
     struct gate_turn *t = arg;
-    if (t->use != GPU_TIMED)
-        return; /* the GPU alone stays so to the end: nothing waits for a share of it */
     t->done_at = now_s();
-    gpu_hold_end_turn(&t->hold);
+    gpu_hold_end_turn(&t->hold, t->use);
 }
 
 static const char *const use_names[] = {"shared", "timed", "alone"};

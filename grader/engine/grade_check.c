@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "grade_job.h"
 #include "refcache.h"
@@ -124,10 +125,10 @@ const struct case_result *job_flagged_case(const struct task_result *r, const ch
     return NULL;
 }
 
-/* Runs the reference on the speed case with the GPU alone (held: the caller holds it
- * already): its times and its floor (the least time any correct run can take on
- * this GPU), each < 0 when its report did not give it. */
-static void run_reference(struct job *j, const char *speed_case, struct ref_time *t, int held)
+/* Runs the reference on the speed case, timed with the GPU alone: its times and its floor
+ * (the least time any correct run can take on this GPU), each < 0 when its report did not
+ * give it. */
+static void run_reference(struct job *j, const char *speed_case, struct ref_time *t)
 {
     char *report = job_work_file(j, "reference.tap");
     char *out = job_work_file(j, "reference.out");
@@ -138,14 +139,8 @@ static void run_reference(struct job *j, const char *speed_case, struct ref_time
     job_spec_init(j, &s, argv, j->o->verify_timeout_s);
     s.stdout_path = s.stderr_path = out;
     struct run_result res;
-    if (held) {
-        run_sandboxed(&s, &res);
-        job_gpu_account(j, GPU_ALONE, 0, res.wall_s);
-    } else {
-        job_run_gpu(j, &s, &res, GPU_ALONE, 1);
-    }
-    /* from its gate to its timed calls' end (runner.h), or its whole run when it had no gate
-     * (held: the GPU was its all along) */
+    job_run_gpu(j, &s, &res, GPU_ALONE, 1);
+    /* from its gate to its timed calls' end (runner.h), or its whole run when it had no gate */
     t->turn_s = res.end != RUN_EXITED ? -1
                 : !res.gate_passed    ? res.wall_s
                 : res.done_s > 0      ? res.done_s - res.ready_s
@@ -190,17 +185,20 @@ static void reference_time(struct job *j, const char *speed_case, struct ref_tim
         free(key);
         return;
     }
-    /* Gradings that reach this step together all miss: the first to hold the GPU times the
-     * reference, and the others, once they hold it, find that measurement and share it. */
+    /* Gradings that reach this step together all miss: the first to hold the right to measure
+     * times the reference, and the others, once they hold it, find that measurement and share
+     * it. The GPU is the reference's alone from its gate to its timed calls' end only: its
+     * start and its end share it, as a first look's do. */
     double t0 = now_s();
-    struct gpu_hold lock = key ? gpu_hold_take(o->gpu_lock, GPU_ALONE) : (struct gpu_hold){-1, -1};
+    int measure = key ? gpu_measure_take(o->gpu_lock) : -1;
     job_gpu_account(j, GPU_ALONE, now_s() - t0, 0);
-    if (!gpu_hold_held(&lock) || fresh || !take_shared(j, key, t)) {
-        run_reference(j, speed_case, t, gpu_hold_held(&lock));
+    if (measure < 0 || fresh || !take_shared(j, key, t)) {
+        run_reference(j, speed_case, t);
         if (key && t->ms > 0)
             refcache_put(o->ref_cache, key, t);
     }
-    gpu_hold_drop(&lock);
+    if (measure >= 0)
+        close(measure);
     free(key);
 }
 

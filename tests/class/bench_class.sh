@@ -68,7 +68,7 @@ GRADER_GPU_TRACE=$out/gpu-trace.txt timeout -k 30 -s INT "$limit" build/grader/g
 rc=$?
 secs=$((SECONDS - start))
 echo "grader class $* : exit $rc, $secs s" | tee -a "$out/summary.txt"
-cp "$class/gradebook.csv" "$class/junit.xml" "$out/" 2>/dev/null
+cp "$class/gradebook.csv" "$class/junit.xml" "$class/reference.csv" "$out/" 2>/dev/null
 
 # The figures, from every student's results.json.
 python3 - "$class" "$secs" "$out" "$*" <<'EOF' | tee -a "$out/summary.txt"

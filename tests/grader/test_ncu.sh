@@ -64,11 +64,18 @@ double task_compute(long i, uint64_t seed)
 }
 C
 
-PATH="$FAKE_NCU_DIR:$PATH" "$GRADER" --batch --root "$course" --seed 3 --no-sanitize --no-state \
-  --ncu-share 1 ncu_agrees ncu_forged ncu_noperm ncu_liar --format json --output "$TEST_TMP/all.json" \
-  2>"$TEST_TMP/err"
+PATH="$FAKE_NCU_DIR:$PATH" GRADER_GPU_TRACE="$TEST_TMP/trace" "$GRADER" --batch --root "$course" \
+  --seed 3 --no-sanitize --no-state --ncu-share 1 ncu_agrees ncu_forged ncu_noperm ncu_liar \
+  --format json --output "$TEST_TMP/all.json" 2>"$TEST_TMP/err"
 rc=$?
 [ $rc -eq 1 ] && ok "--ncu-share 1: a forged time fails the batch (exit 1)" || bad "exit $rc, expected 1"
+# ncu's first look is timed beside other work; what it does not settle (a disagreement, an
+# error) is looked at again with the GPU alone, and only that second look is recorded
+uses=$(for t in ncu_agrees ncu_forged ncu_noperm; do
+  printf '%s:%s ' $t "$(awk -v t=$t '$2 == t && $3 == "ncu" { printf "%s,", $4 }' "$TEST_TMP/trace")"; done)
+[ "$uses" = "ncu_agrees:timed, ncu_forged:timed,alone, ncu_noperm:timed,alone, " ] &&
+  ok "ncu: one timed look when the times agree, a second alone when they do not or ncu failed" ||
+  bad "ncu's looks by task: $uses"
 py_json "times that agree: passed, speed.ncu agrees, 1.5 ms of kernels a call" '
 t = next(t for t in d["tasks"] if t["task"] == "ncu_agrees")
 assert t["outcome"] == "passed", (t["outcome"], t["reason"])

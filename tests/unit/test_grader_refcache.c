@@ -148,7 +148,7 @@ static void test_uses_exclude_as_documented(void **state)
     gpu_hold_turn(&g, lock, GPU_TIMED);
     assert_true(g.whole >= 0 && g.timed >= 0);
     assert_false(could_take(timed, LOCK_EX));
-    gpu_hold_end_turn(&g);
+    gpu_hold_end_turn(&g, GPU_TIMED);
     assert_true(g.whole >= 0 && g.timed == -1);
     assert_true(could_take(timed, LOCK_EX));
     assert_false(could_take(lock, LOCK_EX)); /* still a user of the GPU until it ends */
@@ -163,12 +163,28 @@ static void test_uses_exclude_as_documented(void **state)
     gpu_hold_drop(&alone);
     assert_true(alone.whole == -1 && alone.timed == -1);
     assert_true(could_take(lock, LOCK_EX) && could_take(timed, LOCK_EX));
-    /* at a gate, one that needs the GPU alone trades its shared hold for it */
+    /* at a gate, one that needs the GPU alone trades its shared hold for it, and shares it
+     * again when its timed calls are over: a user of the GPU until it ends, no longer alone */
     g = gpu_hold_take(lock, GPU_SHARED);
     gpu_hold_turn(&g, lock, GPU_ALONE);
     assert_true(g.whole >= 0 && g.timed == -1);
     assert_false(could_take(lock, LOCK_SH));
+    gpu_hold_end_turn(&g, GPU_ALONE);
+    assert_true(g.whole >= 0 && g.timed == -1);
+    assert_true(could_take(lock, LOCK_SH));
+    assert_false(could_take(lock, LOCK_EX));
     gpu_hold_drop(&g);
+    assert_true(could_take(lock, LOCK_EX));
+    /* the right to measure the reference: one holder at a time, apart from the GPU's locks */
+    char *measure = path_join(dir, "gpu0.lock.measure");
+    assert_int_equal(gpu_measure_take(NULL), -1);
+    int m = gpu_measure_take(lock);
+    assert_true(m >= 0);
+    assert_false(could_take(measure, LOCK_EX));
+    assert_true(could_take(lock, LOCK_EX));
+    close(m);
+    assert_true(could_take(measure, LOCK_EX));
+    free(measure);
     free(lock);
     free(timed);
     remove_tree(dir);
