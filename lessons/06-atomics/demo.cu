@@ -17,6 +17,7 @@
 // version 11: compaction, one atomicAdd per block and 2048 elements (the solution) ./demo 11
 // version 12: histogram, the library's: cub::DeviceHistogram::HistogramEven        ./demo 12
 // version 13: histogram, as 5 + warp aggregation of runs only (vote, then match)   ./demo 13
+// version 14: histogram, as 3 + warp aggregation (__match_any_sync) of global atomics ./demo 14
 //
 // The histograms run on uniform bytes and on bytes that all fall in one bin (every atomic of
 // the GPU on one address). Every result is checked on the CPU before it is timed. Versions 5
@@ -381,6 +382,7 @@ static const version versions[] = {
     {{11, "block", "compaction: one atomicAdd per block and 2048 elements (the solution)", run_compact_block_v11}, COMPACT},
     {{12, "cub", "histogram: cub::DeviceHistogram::HistogramEven, 256 bins", run_hist_cub_v12}, HISTOGRAM},
     {{13, "shared+runs", "histogram: as 5, one vote per load, one atomic per run group", run_hist_runs_v13}, HISTOGRAM},
+    {{14, "global+warp", "histogram: as 3, __match_any_sync aggregation of the global atomics", run_hist_global_warp_v14}, HISTOGRAM},
 };
 enum { N_VERSIONS = sizeof versions / sizeof *versions };
 

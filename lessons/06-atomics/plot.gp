@@ -1,6 +1,6 @@
 # Figures of lesson 06 from the demo's CSV tables (make bench passes csvdir and outdir; with
 # figures=1, as tools/notes/figures.sh runs it, the files are named h200_*.svg for the notes):
-#   06-atomics_histogram.svg   the four histogram versions on uniform and single-bin input
+#   06-atomics_histogram.svg   every histogram version on uniform and single-bin input
 # Columns: input, version, name, time, GB/s, % of copy, vs global, correct.
 # The Russian lecture gives no timings for atomics, so there is no historical series.
 if (!exists("csvdir")) csvdir = 'build/bench'

@@ -24,11 +24,11 @@ expect_exit 0 "the demo runs (--quick)" build/lessons/06-atomics/demo --quick --
 if awk -F, '$2 == "atomic" && $5 != 0 { bad = 1 } END { exit bad }' "$csv/06-atomics_increment.csv" &&
    grep -q ',atomic,' "$csv/06-atomics_increment.csv"
 then ok "demo: atomicAdd loses no update"; else bad "demo: atomicAdd lost updates"; cat "$csv/06-atomics_increment.csv"; fi
-for name in cub shared+runs; do
+for name in cub shared+runs global+warp; do
   [ "$(grep -c ",$name," "$csv/06-atomics_histogram.csv")" -eq 2 ] && ok "demo histogram: $name on both inputs" \
     || bad "demo histogram: $name is not on both inputs"
 done
-[ "$(grep -c '^"histogram' "$csv/06-atomics_goals.csv")" -eq 4 ] && ok "demo: four histogram goals in the goals CSV" \
+[ "$(grep -c '^"histogram' "$csv/06-atomics_goals.csv")" -eq 5 ] && ok "demo: five histogram goals in the goals CSV" \
   || bad "demo: the goals CSV lacks histogram goals"
 for table in histogram max compact; do
   if awk -F, 'NR > 1 && $NF != "yes" { bad = 1 } END { exit bad || NR < 2 }' "$csv/06-atomics_$table.csv"
