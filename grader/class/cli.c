@@ -22,8 +22,8 @@ static void usage(FILE *f)
         "  --gpus 0,1,...     the GPUs to grade on (CUDA_VISIBLE_DEVICES per child)\n"
         "  --jobs N           students at once on each GPU: their builds and checks overlap,\n"
         "                     their timed runs take turns (default: a quarter of the cores, 1-4)\n"
-        "  --reference-every N  time the reference afresh after N gradings on a GPU (default 8;\n"
-        "                     1: for every grading)\n"
+        "  --reference-every N  time the reference afresh after N gradings on a GPU, or when its\n"
+        "                     time is five minutes old (default 20; 1: for every grading)\n"
         "  --seed N           class seed; each student's seed derives from it (default 1)\n"
         "  --timeout S        wall-clock limit of each run of student code\n"
         "  --build-timeout S  limit of each task's build step\n"
@@ -219,7 +219,7 @@ static void defaults(struct class_opts *o)
     o->build_dir = "build";
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     o->jobs = cores >= 16 ? 4 : cores >= 4 ? (int)(cores / 4) : 1;
-    o->ref_every = 8;
+    o->ref_every = 20;
     o->seed = 1;
     o->sanitize = 1;
     o->ncu_share = -1;

@@ -28,7 +28,7 @@ one_line_exit2 "collect: unknown option" collect "$CLASS" --gpus 0
 # ---- grade the class on two "GPUs"
 snapshot() { (cd "$CLASS" && find . -path '*/exercises/*' -type f -print0 | sort -z | xargs -0 sha256sum) ; }
 snapshot >"$TEST_TMP/before"
-"${G[@]}" class "$CLASS" "${OPTS[@]}" --gpus 0,1 --jobs 3 --work "$TEST_TMP/work" --keep-work \
+"${G[@]}" class "$CLASS" "${OPTS[@]}" --gpus 0,1 --jobs 3 --reference-every 8 --work "$TEST_TMP/work" --keep-work \
   >"$TEST_TMP/run1" 2>&1
 rc=$?
 [ $rc -eq 0 ] && ok "class graded (exit 0)" || { bad "class exit $rc"; tail -n 20 "$TEST_TMP/run1"; }
