@@ -32,9 +32,12 @@ double task_compute(long i, uint64_t seed)
     return protocol_expected(i, seed) + spin * 0;
 }
 EOF
-# pass's bar is 0.01 in the fixture: here the slow first run must fall below it
-sed -i '/^\[task.pass\]/,/^\[/ s/^speed_threshold = .*/speed_threshold = 0.5/' "$course/lessons/01-basics/lesson.ini"
-grep -A4 '^\[task.pass\]' "$course/lessons/01-basics/lesson.ini" | grep -q 'speed_threshold = 0.5' &&
+# pass's bar is 0.01 in the fixture: here the slow first run (thousands of times slower) must
+# fall below it, and the fast second one stay above it. The speed case is some 50 microseconds
+# of CPU work, timed while the other tasks' steps run: on the H200's host a fast look once
+# measured 0.35 of the reference, so the bar is 0.2.
+sed -i '/^\[task.pass\]/,/^\[/ s/^speed_threshold = .*/speed_threshold = 0.2/' "$course/lessons/01-basics/lesson.ini"
+grep -A4 '^\[task.pass\]' "$course/lessons/01-basics/lesson.ini" | grep -q 'speed_threshold = 0.2' &&
   ok "pass's bar raised for this test" || bad "pass's bar not raised"
 
 "$GRADER" --batch --root "$course" --no-state --no-sanitize --no-objcheck --ncu-share 0 --seed 3 \
@@ -46,8 +49,8 @@ py_json "slow the first time only: passed on the second look, the first ratio ke
 t = {x["id"]: x for x in d["tasks"]}["01-basics/pass"]
 assert t["outcome"] == "passed", t["outcome"] + ": " + t["reason"]
 sp = t["speed"]
-assert sp["first_ratio"] is not None and sp["first_ratio"] < 0.5, sp
-assert sp["ratio"] >= 0.5, sp
+assert sp["first_ratio"] is not None and sp["first_ratio"] < 0.2, sp
+assert sp["ratio"] >= 0.2, sp
 ' "$TEST_TMP/r.json"
 
 py_json "slow both times: too slow, the reason gives both ratios" '
