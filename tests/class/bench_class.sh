@@ -11,10 +11,11 @@
 #   hang       the solutions, 03's kernel spins on a volatile load     matmul_naive timed out
 #   sanitizer  the solutions, 03's kernel reads past the end of A     matmul_naive sanitizer
 # Writes OUTDIR/summary.txt (the rate, seconds per student, seconds per grading step summed
-# over the class, the GPU's time held and waited for, and its time line: held alone, by a
-# first look, only shared, idle), OUTDIR/class.csv (one row: the same figures), OUTDIR/steps.csv (one row per
-# student and step) and OUTDIR/gpu-trace.txt (every hold of the GPU), plus the gradebook and
-# the class log. A task whose outcome is not its student's kind's (matmul_naive as above, every
+# over the class, the GPU's time held and waited for, its time line: held alone, by a first
+# look, only shared, idle; and the time no run had its turn, split by whether a timed run was
+# on its way to its gate), OUTDIR/class.csv (one row: the same figures), OUTDIR/steps.csv (one
+# row per student and step) and OUTDIR/gpu-trace.txt (every hold of the GPU), plus the
+# gradebook, the reference times (reference.csv) and the class log. A task whose outcome is not its student's kind's (matmul_naive as above, every
 # other task passed) is named in the summary, and the script exits 1. Needs a GPU.
 set -u
 cd "$(dirname "$0")/../.."
@@ -162,6 +163,29 @@ if marks:
         by[f"shared: {who}"] = by.get(f"shared: {who}", 0.0) + outside
     print("  GPU held, summed over holds: " +
           ", ".join(f"{k} {v:.1f} s" for k, v in sorted(by.items(), key=lambda kv: -kv[1])))
+    # When no run had its turn: was a run with a turn to come on its way to its gate (its
+    # start: process, sandbox, device), or had none started? (merged intervals, clipped to
+    # the free time between consecutive turns)
+    turns = sorted((m[3][0], m[3][1], m[2]) for m in marks if m[3] is not None)
+    free = starting = 0.0
+    reach = turns[0][1] if turns else 0.0
+    for k in range(1, len(turns)):
+        a, b = reach, turns[k][0]
+        reach = max(reach, turns[k][1])
+        if b <= a:
+            continue
+        free += b - a
+        spans = sorted((max(a, h), min(b, t0_)) for t0_, _, h in turns if h < b and t0_ > a)
+        last = a
+        for x, y in spans:
+            x = max(x, last)
+            if y > x:
+                starting += y - x
+                last = y
+    line_cols["turn_free_s"] = free
+    line_cols["turn_free_starting_s"] = starting
+    print(f"  turn free {free:.1f} s: a timed run on its way to its gate {starting:.1f} s, "
+          f"none started {free - starting:.1f} s")
 with open(os.path.join(out, "class.csv"), "w", newline="") as f:
     w = csv.writer(f)
     w.writerow(["options", "students", "seconds", "students_per_minute", "seconds_per_student"]
