@@ -142,11 +142,11 @@ void job_gpu_account(const struct job *j, enum gpu_use use, double wait_s, doubl
 
 /* A timed run through the gate: it starts holding the GPU shared, as compute-sanitizer's runs
  * do, and at the gate takes its turn (GPU_TIMED, GPU_ALONE); when its timed calls are over it
- * hands the turn on (or shares the GPU it had alone) and holds it shared until it ends. Its start (the process, the
- * sandbox, the device's opening: a quarter of a second) and its end (the report, the context's
- * teardown) then overlap the sanitizers and other runs' starts and ends, but never a run that
- * needs the GPU alone: on the H200 a call of 30 microseconds timed beside loops of device
- * opens took a third longer. */
+ * hands the turn on (or shares the GPU it had alone) and holds it shared until it ends. Its
+ * start (the process, the sandbox, the device's opening: a quarter of a second) and its end
+ * (the report, the context's teardown) then overlap the sanitizers and other runs' starts and
+ * ends, but never a run's time alone: on the H200 a call of 30 microseconds timed beside
+ * loops of device opens took a third longer. */
 struct gate_turn {
     const char *lock_path;
     enum gpu_use use;

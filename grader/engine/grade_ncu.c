@@ -253,8 +253,9 @@ static int ncu_settles(const char *text, double harness_ms)
 {
     char why[512];
     struct ncu_kernels k;
-    return text && !ncu_trouble(text, why, sizeof why) && ncu_parse_csv(text, &k, why, sizeof why) == 0 &&
-           k.n > 0 && ncu_agrees(harness_ms, k.total_ms / NCU_REPS);
+    return text && !ncu_trouble(text, why, sizeof why) &&
+           ncu_parse_csv(text, &k, why, sizeof why) == 0 && k.n > 0 &&
+           ncu_agrees(harness_ms, k.total_ms / NCU_REPS);
 }
 
 /* What the table says against the harness's time, recorded in the result (and as the

@@ -15,8 +15,9 @@
 # look, only shared, idle; and the time no run had its turn, split by whether a timed run was
 # on its way to its gate), OUTDIR/class.csv (one row: the same figures), OUTDIR/steps.csv (one
 # row per student and step) and OUTDIR/gpu-trace.txt (every hold of the GPU), plus the
-# gradebook, the reference times (reference.csv) and the class log. A task whose outcome is not its student's kind's (matmul_naive as above, every
-# other task passed) is named in the summary, and the script exits 1. Needs a GPU.
+# gradebook, the reference times (reference.csv) and the class log. A task whose outcome is
+# not its student's kind's (matmul_naive as above, every other task passed) is named in the
+# summary, and the script exits 1. Needs a GPU.
 set -u
 cd "$(dirname "$0")/../.."
 [ $# -ge 1 ] || { echo "usage: tests/class/bench_class.sh OUTDIR [N] [LIMIT] [grader class options...]" >&2; exit 2; }
