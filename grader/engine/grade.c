@@ -49,7 +49,7 @@ void grade_opts_init(struct grade_opts *o)
     o->sanitize = 1;
     o->build = 1;
     o->ref_max_age_s = 300;
-    o->ref_max_uses = 8;
+    o->ref_max_uses = 20;
     o->output_cap_bytes = (size_t)1 << 20;
     o->make = "make";
     long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);

@@ -73,7 +73,7 @@ struct grade_opts {
      * be and how many gradings it may serve before the reference is timed again. */
     const char *ref_cache;
     double ref_max_age_s;       /* default 300 */
-    int ref_max_uses;           /* default 8 */
+    int ref_max_uses;           /* default 20 */
     size_t output_cap_bytes;    /* per captured stream of a child (default 1 MiB) */
     /* RLIMIT_DATA of the exercise's process (runner.h says why not RLIMIT_AS); default half
      * of the machine's memory; 0: none. */
