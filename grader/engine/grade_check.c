@@ -168,15 +168,15 @@ static int take_shared(struct job *j, const char *key, struct ref_time *t)
     return 1;
 }
 
-/* The reference's time for this grading: with a class's cache (refcache.h), a measurement
- * an earlier grading on this GPU made while it may still serve, else a fresh one (shared in
- * turn). The cache is an economy, never a verdict: when it fails, the reference is timed.
- * fresh: time it now whatever the cache holds (the new time is the class's from then on). */
 char *job_ref_key(const struct job *j, const char *speed_case)
 {
     return xasprintf("%s__%s__%s", lesson_id(task_lesson(j->t)), task_name(j->t), speed_case);
 }
 
+/* The reference's time for this grading: with a class's cache (refcache.h), a measurement
+ * an earlier grading on this GPU made while it may still serve, else a fresh one (shared in
+ * turn). The cache is an economy, never a verdict: when it fails, the reference is timed.
+ * fresh: time it now whatever the cache holds (the new time is the class's from then on). */
 static void reference_time(struct job *j, const char *speed_case, struct ref_time *t, int fresh)
 {
     const struct grade_opts *o = j->o;

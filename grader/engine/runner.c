@@ -413,7 +413,8 @@ static enum run_end check_bounds(const struct run_spec *s, const struct exec_pla
         return RUN_TIMED_OUT;
     /* elapsed leaves out the wait at the gate: past it, the run holds its turn at the GPU
      * until it says it is done */
-    if (s->turn_s > 0 && res->gate_passed && res->done_s <= 0 && elapsed - res->ready_s > s->turn_s) {
+    if (s->turn_s > 0 && res->gate_passed && res->done_s <= 0 &&
+        elapsed - res->ready_s > s->turn_s) {
         res->over_turn = 1;
         return RUN_TIMED_OUT;
     }
