@@ -25,6 +25,8 @@ static const char usage_common[] =
     "  --flush-l2         flush the L2 cache before every timed call\n"
     "  --phases           say on stderr where each case's wall time went: drawing inputs,\n"
     "                     copies, the calls, keeping outputs, checking or dumping them\n"
+    "  --keep-on-host     keep the timed calls' outputs in host memory (default: on the\n"
+    "                     device, for the tasks that say where they are there)\n"
     "  --device N         CUDA device to use (default 0)\n"
     "  --help             this text\n"
     "exit status: 0 all passed, 1 some failed, 2 usage error, 3 CUDA error, 77 skipped\n";
@@ -149,6 +151,7 @@ int lab_cli_parse(int argc, char **argv, const char *what, const char *extra_usa
         if (!strcmp(arg, "--quick")) { o->quick = 1; continue; }
         if (!strcmp(arg, "--no-check")) { o->no_check = 1; continue; }
         if (!strcmp(arg, "--phases")) { o->phases = 1; continue; }
+        if (!strcmp(arg, "--keep-on-host")) { o->keep_on_host = 1; continue; }
         if (arg[0] == '-' && arg[1] == '-') {
             char name[64];
             char *eq = strchr(arg, '=');

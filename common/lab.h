@@ -298,6 +298,7 @@ typedef struct lab_options {
     int quick;                    /* --quick: demos use their smallest sizes */
     int no_check;                 /* --no-check: run and time only; no CPU check */
     int phases;                   /* --phases: where each case's wall time went, on stderr */
+    int keep_on_host;             /* --keep-on-host: timed calls' outputs kept in host memory */
     double rtol, atol;            /* --rtol X, --atol X (negative: the task's own) */
     long positional[LAB_MAX_POSITIONAL]; size_t n_positional; /* demos: version numbers */
 } lab_options;
@@ -359,6 +360,10 @@ int lab_dump_write(const char *dir, const char *task, const char *case_name, int
  * same task, case, repetition, buffer, seed, type and count. */
 int lab_dump_read(const char *dir, const char *task, const char *case_name, int rep,
                   uint64_t seed, const lab_buffer *b, char *err, size_t errlen);
+/* In place of repetition R's first buffer, why it was not dumped: the file is one line
+ * "LABVOID <why>", and reading it fails with <why> as the reason. */
+int lab_dump_write_void(const char *dir, const char *case_name, int rep, const char *buffer,
+                        const char *why, char *err, size_t errlen);
 /* 1 when DIR/<case>.rep<R>.<buffer>.bin exists; buffer NULL: any buffer of that repetition
  * (the verifier asks this before it draws a repetition's inputs, which may cost seconds). */
 int lab_dump_exists(const char *dir, const char *case_name, int rep, const char *buffer);
@@ -376,6 +381,9 @@ uint64_t lab_rep_seed(uint64_t seed, int rep);
  * The harness calls it after the last timed call returned: the code under test cannot know
  * which of its calls are checked. Returns how many were picked. */
 int lab_pick_reps(int reps, int want, int *out);
+/* A 64-bit value nobody could have known before the call (the kernel's generator mixed with
+ * the CPU's), for keys the code under test must not guess. */
+uint64_t lab_fresh_key(void);
 
 /* ======================================================================= graded tasks */
 enum lab_case_flags {
@@ -438,6 +446,11 @@ typedef struct lab_task {
     /* device outputs -> host output buffers; with LAB_TASK_READY_ON_RETURN it runs right
      * after run, and the device-pointer form of a task syncs in it itself */
     void (*download)(void *st);
+    /* optional: where download copies each output from. out[i] is outputs()' buffer i with
+     * data the device memory it comes from, or NULL for an output that is host memory already
+     * filled when run returns (its data is taken from outputs()). With it the harness keeps a
+     * timed call's outputs on the device, and download is not called (task_run.cu). */
+    size_t (*device_outputs)(void *st, lab_buffer *out, size_t max);
     void (*reference)(void *st);  /* optional: CPU reference into the host output buffers */
     /* check the host outputs against the inputs (no CUDA calls) */
     void (*verify)(void *st, lab_tolerance tol, lab_compare_result *r);

@@ -8,8 +8,16 @@
 // held until the last one returned, then LAB_DUMP_REPS of them are picked at random (a value
 // that did not exist while the code under test ran) and checked here or dumped for the
 // verifier, which checks each against the inputs it draws from the same seeds.
+//
+// Where the task says where its outputs live on the device (device_outputs), they are kept
+// there: a copy on the device takes a fraction of a millisecond where the copy to the host
+// and a second copy there took tens, and only the picked repetitions cross to the host, after
+// the grader's turn is handed on. Later calls of the code under test run beside those copies,
+// so each copy's keyed hash is taken when it is made and again before it is read: a copy
+// changed after its call returned fails its case, and says so.
 #include "task_run.h"
 
+#include "lab_draw.h"
 #include "parallel.h"
 
 #include <string.h>
@@ -29,8 +37,8 @@ void task_phase_end(task_phases *p, enum task_phase ph)
 
 void task_phases_print(const task_phases *p, const char *case_name)
 {
-    static const char *names[PHASE_COUNT] = {"draw", "upload", "calls", "keep", "free",
-                                             "read", "check or dump"};
+    static const char *names[PHASE_COUNT] = {"draw", "upload", "calls", "keep", "fetch",
+                                             "free", "read", "check or dump"};
     double total = 0;
     fprintf(stderr, "phases %s:", case_name);
     for (int i = 0; i < PHASE_COUNT; i++)
@@ -71,7 +79,9 @@ int task_write_dump(const lab_task *t, const char *dir, uint64_t seed, const lab
 // a dump says of each (name, type, count).
 typedef struct kept {
     size_t n;
-    lab_buffer b[TASK_MAX_BUFFERS]; // data: the copies
+    lab_buffer b[TASK_MAX_BUFFERS]; // data: the copies in host memory (NULL: on the device)
+    void *dev[TASK_MAX_BUFFERS];    // the copies on the device, until brought home
+    uint64_t hash[TASK_MAX_BUFFERS]; // each device copy's, when it was made
 } kept;
 
 static void keep_outputs(const lab_task *t, void *st, kept *k)
@@ -110,9 +120,130 @@ static int ready_on_return(const lab_task *t, const lab_case *c)
     return (t->flags & LAB_TASK_READY_ON_RETURN) || (c->flags & LAB_CASE_READY_ON_RETURN);
 }
 
+// ------------------------------------------------------------------ outputs kept on the device
+namespace lab {
+
+// Sum over 32-bit words of a keyed mix of (word, index): order-free, so every thread adds its
+// share; without the key nobody can write other bytes with the same sum.
+__global__ void hash_kernel(const uint32_t *w, size_t n, const uint8_t *tail, size_t tail_n,
+                            uint64_t key, unsigned long long *sum)
+{
+    unsigned long long h = 0;
+    const size_t stride = (size_t)gridDim.x * blockDim.x;
+    for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride)
+        h += lab_draw_mix(key ^ (i * 0x9e3779b97f4a7c15ull) ^ ((uint64_t)w[i] << 17));
+    if (blockIdx.x == 0 && threadIdx.x == 0)
+        for (size_t i = 0; i < tail_n; i++)
+            h += lab_draw_mix(key ^ ((n + i) * 0xbf58476d1ce4e5b9ull) ^ tail[i]);
+    for (int off = 16; off > 0; off /= 2)
+        h += __shfl_down_sync(0xffffffffu, h, off);
+    if ((threadIdx.x & 31) == 0)
+        atomicAdd(sum, h);
+}
+
+} // namespace lab
+
+static uint64_t device_hash(const void *d, size_t bytes, uint64_t key)
+{
+    static unsigned long long *sum;
+    if (!sum)
+        CUDA_CHECK(cudaMalloc((void **)&sum, sizeof *sum));
+    CUDA_CHECK(cudaMemset(sum, 0, sizeof *sum));
+    const size_t n = bytes / 4, threads = 256, want = (n + threads - 1) / threads;
+    int dev = 0, sms = 0;
+    CUDA_CHECK(cudaGetDevice(&dev));
+    CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+    const size_t blocks = want == 0 ? 1 : want < (size_t)sms * 8 ? want : (size_t)sms * 8;
+    lab::hash_kernel<<<(unsigned)blocks, (unsigned)threads>>>(
+        (const uint32_t *)d, n, (const uint8_t *)d + n * 4, bytes % 4, key, sum);
+    CUDA_LAUNCH_CHECK();
+    unsigned long long h = 0;
+    CUDA_CHECK(cudaMemcpy(&h, sum, sizeof h, cudaMemcpyDeviceToHost));
+    return h;
+}
+
+static size_t round_up(size_t bytes) { return (bytes + 255) & ~(size_t)255; }
+
+// The device memory one call's kept outputs take (st: a state of the case, uploaded): 0 when
+// the case keeps them in host memory, because the task does not say where they are on the
+// device, they are taken at the return, or --keep-on-host was given.
+static size_t device_keep_bytes(const lab_task *t, const lab_options *o, const lab_case *c,
+                                void *st)
+{
+    if (!t->device_outputs || o->keep_on_host || ready_on_return(t, c))
+        return 0;
+    lab_buffer h[TASK_MAX_BUFFERS], d[TASK_MAX_BUFFERS];
+    const size_t n = task_buffers(t, st, h);
+    const size_t nd = t->device_outputs(st, d, TASK_MAX_BUFFERS);
+    size_t bytes = 0;
+    for (size_t i = 0; i < n && i < nd; i++)
+        if (d[i].data)
+            bytes += round_up(h[i].count * lab_dtype_size(h[i].type));
+    return bytes;
+}
+
+// Room on the device for `copies` calls' kept outputs of `bytes` each, in one allocation made
+// before the first timed call (NULL: keep them in host memory, as when they would take more
+// than a quarter of the device memory free now).
+static char *device_keep_room(size_t bytes, int copies)
+{
+    size_t free_bytes = 0, total = 0;
+    CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total));
+    if (bytes == 0 || (double)bytes * copies > 0.25 * (double)free_bytes)
+        return NULL;
+    char *room = NULL;
+    CUDA_CHECK(cudaMalloc((void **)&room, bytes * (size_t)copies));
+    return room;
+}
+
+// A timed call's outputs copied on the device into room, each with its hash; the outputs the
+// task keeps in host memory (device_outputs says NULL) copied there as before.
+static void keep_outputs_on_device(const lab_task *t, void *st, kept *k, char *room, uint64_t key)
+{
+    lab_buffer d[TASK_MAX_BUFFERS];
+    const size_t nd = t->device_outputs(st, d, TASK_MAX_BUFFERS);
+    k->n = task_buffers(t, st, k->b);
+    for (size_t i = 0; i < k->n; i++) {
+        const size_t bytes = k->b[i].count * lab_dtype_size(k->b[i].type);
+        k->dev[i] = NULL;
+        if (i < nd && d[i].data) {
+            k->dev[i] = room;
+            room += round_up(bytes);
+            CUDA_CHECK(cudaMemcpy(k->dev[i], d[i].data, bytes, cudaMemcpyDeviceToDevice));
+            k->hash[i] = device_hash(k->dev[i], bytes, key);
+            k->b[i].data = NULL;
+        } else {
+            void *copy = lab_xmalloc(bytes);
+            lab_parallel_memcpy(copy, k->b[i].data, bytes);
+            k->b[i].data = copy;
+        }
+    }
+}
+
+// A picked repetition's device copies brought to host memory. 0, or -1 with *changed the
+// first copy whose hash is no longer the one it had when it was made.
+static int bring_home(kept *k, uint64_t key, size_t *changed)
+{
+    for (size_t i = 0; i < k->n; i++) {
+        if (!k->dev[i])
+            continue;
+        const size_t bytes = k->b[i].count * lab_dtype_size(k->b[i].type);
+        if (device_hash(k->dev[i], bytes, key) != k->hash[i]) {
+            *changed = i;
+            return -1;
+        }
+        k->b[i].data = lab_xmalloc(bytes);
+        CUDA_CHECK(cudaMemcpy(k->b[i].data, k->dev[i], bytes, cudaMemcpyDeviceToHost));
+        k->dev[i] = NULL;
+    }
+    return 0;
+}
+
 // One call on state st: untimed set-up, then the timed window. Returns milliseconds; the
-// outputs are in st's host buffers afterwards.
-static double one_call(const lab_task *t, const lab_case *c, void *st, lab_timer *tm)
+// outputs are in st's host buffers afterwards, or only on the device (download 0: the harness
+// keeps them there).
+static double one_call(const lab_task *t, const lab_case *c, void *st, lab_timer *tm,
+                       int download)
 {
     t->reset(st);
     reset_persisting_l2();
@@ -134,7 +265,7 @@ static double one_call(const lab_task *t, const lab_case *c, void *st, lab_timer
     CUDA_CHECK(cudaGetLastError());
     float ms = 0;
     CUDA_CHECK(cudaEventElapsedTime(&ms, tm->start, tm->stop));
-    if (!ready_on_return(t, c))
+    if (!ready_on_return(t, c) && download)
         t->download(st);
     return ms;
 }
@@ -166,12 +297,33 @@ static double floor_ms(const lab_task *t, const lab_case *c)
 // The picked repetitions, dumped for the verifier, or checked here: each one's inputs drawn
 // again from its seed, its kept outputs put in place.
 static int settle(const lab_task *t, const lab_options *o, lab_tolerance tol, const lab_case *c,
-                  kept *k, int reps, lab_case_result *res, task_phases *ph)
+                  kept *k, int reps, uint64_t key, lab_case_result *res, task_phases *ph)
 {
     int picks[LAB_DUMP_REPS];
     int n = lab_pick_reps(reps, LAB_DUMP_REPS, picks);
     for (int i = 0; i < n; i++) {
         int rep = picks[i];
+        size_t changed = 0;
+        if (bring_home(&k[rep], key, &changed) != 0) {
+            // the code under test wrote over an earlier call's outputs after that call was over
+            char why[256];
+            snprintf(why, sizeof why, "case %s, repetition %d: output '%s' was changed on the "
+                     "device after its call returned", c->name, rep, k[rep].b[changed].name);
+            task_phase_end(ph, PHASE_FETCH);
+            if (o->dump_dir) {
+                char err[512];
+                if (lab_dump_write_void(o->dump_dir, c->name, rep, k[rep].b[0].name, why, err,
+                                        sizeof err)) {
+                    fprintf(stderr, "error: %s\n", err);
+                    return -1;
+                }
+            } else {
+                lab_compare_fail(&res->cmp, "%s", why);
+            }
+            res->reps_checked++;
+            continue;
+        }
+        task_phase_end(ph, PHASE_FETCH);
         if (o->dump_dir) {
             // straight from the kept copies: a dump needs no inputs beside the outputs
             int bad = dump_buffers(t, o->dump_dir, o->seed, c, rep, k[rep].b, k[rep].n);
@@ -207,6 +359,9 @@ int task_run_case(const lab_task *t, const lab_options *o, lab_tolerance tol, in
     const int keep = !o->no_check;
     kept *k = (kept *)lab_xcalloc((size_t)reps, sizeof *k);
     double *ms = (double *)lab_xmalloc((size_t)reps * sizeof *ms);
+    const uint64_t key = lab_fresh_key();
+    size_t room_bytes = 0; // one call's outputs kept on the device
+    char *room = NULL;     // reps of them; NULL: kept in host memory
     lab_timer tm;
     lab_timer_init(&tm, 0);
     task_phases ph;
@@ -220,12 +375,19 @@ int task_run_case(const lab_task *t, const lab_options *o, lab_tolerance tol, in
         task_phase_end(&ph, PHASE_DRAW);
         t->upload(st);
         lab_set_inputs_on_device(0);
+        if (call == 0 && keep) {
+            room_bytes = device_keep_bytes(t, o, c, st);
+            room = device_keep_room(room_bytes, reps);
+        }
         task_phase_end(&ph, PHASE_UPLOAD);
-        double e = one_call(t, c, st, &tm);
+        // unchecked (--no-check) or kept on the device, the outputs need not cross to the host
+        double e = one_call(t, c, st, &tm, keep && !room);
         task_phase_end(&ph, PHASE_CALLS);
         if (rep >= 0) {
             ms[rep] = e;
-            if (keep)
+            if (keep && room)
+                keep_outputs_on_device(t, st, &k[rep], room + (size_t)rep * room_bytes, key);
+            else if (keep)
                 keep_outputs(t, st, &k[rep]);
             task_phase_end(&ph, PHASE_KEEP);
         }
@@ -238,10 +400,12 @@ int task_run_case(const lab_task *t, const lab_options *o, lab_tolerance tol, in
         lab_gate_done(*gate);
         *gate = -1;
     }
-    int rc = keep ? settle(t, o, tol, c, k, reps, res, &ph) : 0;
+    int rc = keep ? settle(t, o, tol, c, k, reps, key, res, &ph) : 0;
     for (int r = 0; r < reps; r++)
         drop_outputs(&k[r]);
     free(k);
+    if (room)
+        CUDA_CHECK(cudaFree(room));
     task_phase_end(&ph, PHASE_FREE);
     if (o->phases)
         task_phases_print(&ph, c->name);

@@ -17,6 +17,7 @@ enum task_phase {
     PHASE_UPLOAD,  // allocating device memory, copying inputs to it
     PHASE_CALLS,   // reset, L2 flush, the call, the copy back
     PHASE_KEEP,    // keeping the timed calls' outputs
+    PHASE_FETCH,   // the picked ones of those kept on the device copied to the host
     PHASE_FREE,    // freeing a call's state
     PHASE_READ,    // reading a dump
     PHASE_SETTLE,  // checking the outputs, or writing them to a dump

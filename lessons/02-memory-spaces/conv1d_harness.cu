@@ -62,6 +62,15 @@ static size_t conv_outputs(void *p, lab_buffer *out, size_t max)
     return 1;
 }
 
+/* where conv_download copies them from */
+static size_t conv_device_outputs(void *p, lab_buffer *out, size_t max)
+{
+    const size_t n = conv_outputs(p, out, max);
+    if (n)
+        out[0].data = ((conv_state *)p)->d_out;
+    return n;
+}
+
 static void conv_upload(void *p)
 {
     conv_state *st = (conv_state *)p;
@@ -156,6 +165,7 @@ static const lab_task conv_task = {
     .reset = conv_reset,
     .run = conv_run,
     .download = conv_download,
+    .device_outputs = conv_device_outputs,
     .reference = LAB_REFERENCE(conv_reference),
     .verify = conv_verify,
     .work = conv_work,

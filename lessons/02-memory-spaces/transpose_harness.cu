@@ -58,6 +58,15 @@ static size_t transpose_outputs(void *p, lab_buffer *out, size_t max)
     return 1;
 }
 
+/* where transpose_download copies them from */
+static size_t transpose_device_outputs(void *p, lab_buffer *out, size_t max)
+{
+    const size_t n = transpose_outputs(p, out, max);
+    if (n)
+        out[0].data = ((transpose_state *)p)->d_out;
+    return n;
+}
+
 static void transpose_upload(void *p)
 {
     transpose_state *st = (transpose_state *)p;
@@ -147,6 +156,7 @@ static const lab_task transpose_task = {
     .reset = transpose_reset,
     .run = transpose_run,
     .download = transpose_download,
+    .device_outputs = transpose_device_outputs,
     .reference = LAB_REFERENCE(transpose_reference),
     .verify = transpose_verify,
     .work = transpose_work,

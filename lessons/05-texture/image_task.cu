@@ -42,6 +42,14 @@ size_t image_task_outputs(void *st, lab_buffer *out, size_t max)
     return 1;
 }
 
+size_t image_task_device_outputs(void *st, lab_buffer *out, size_t max)
+{
+    const size_t n = image_task_outputs(st, out, max);
+    if (n)
+        out[0].data = ((image_task *)st)->d_out;
+    return n;
+}
+
 void image_task_upload(void *st)
 {
     image_task *t = (image_task *)st;

@@ -60,6 +60,7 @@ int main(int argc, char **argv)
         .reset = image_task_reset,
         .run = run,
         .download = image_task_download,
+        .device_outputs = image_task_device_outputs,
         .reference = LAB_REFERENCE(image_task_reference),
         .verify = image_task_verify,
         .work = image_task_work,

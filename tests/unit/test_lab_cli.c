@@ -21,6 +21,7 @@ static void defaults(void **state)
     assert_int_equal(o.warmup, -1);
     assert_true(o.rtol < 0 && o.atol < 0);
     assert_null(o.report);
+    assert_false(o.keep_on_host);
     assert_int_equal(o.n_cases, 0);
     assert_true(lab_cli_case_selected(&o, "anything"));
 }
@@ -31,7 +32,7 @@ static void every_option(void **state)
     lab_options o;
     char a[][40] = {"prog", "--seed", "123", "--reps=7", "--warmup", "0", "--case", "a,b", "--case=c",
                     "--report", "r.tap", "--dump", "d", "--rtol", "1e-3", "--device", "2",
-                    "--flush-l2", "--quick", "--list", "3", "1", "--csv", "out",
+                    "--flush-l2", "--quick", "--list", "3", "1", "--csv", "out", "--keep-on-host",
                     "--check-seed=18446744073709551615"};
     char *argv[sizeof a / sizeof *a];
     for (size_t i = 0; i < sizeof a / sizeof *a; i++)
@@ -50,7 +51,7 @@ static void every_option(void **state)
     assert_string_equal(o.csv_dir, "out");
     assert_true(o.rtol == 1e-3);
     assert_int_equal(o.device, 2);
-    assert_true(o.flush_l2 && o.quick && o.list);
+    assert_true(o.flush_l2 && o.quick && o.list && o.keep_on_host);
     assert_int_equal(o.n_positional, 2);
     assert_int_equal(o.positional[0], 3);
     assert_int_equal(o.positional[1], 1);

@@ -162,6 +162,12 @@ static void dump_round_trip_and_mismatches(void **state)
     lab_buffer shorter = {"C", LAB_F32, 3, back};
     assert_int_equal(lab_dump_write(tmpdir, "t", "c1", 0, 5, &b, err, sizeof err), 0);
     assert_int_equal(lab_dump_read(tmpdir, "t", "c1", 0, 5, &shorter, err, sizeof err), -1);
+    // A repetition the harness refused to dump: reading it fails with the harness's reason.
+    assert_int_equal(lab_dump_write_void(tmpdir, "c1", 2, "C", "output 'C' was changed", err,
+                                         sizeof err), 0);
+    assert_true(lab_dump_exists(tmpdir, "c1", 2, NULL));
+    assert_int_equal(lab_dump_read(tmpdir, "t", "c1", 2, 5, &in, err, sizeof err), -1);
+    assert_string_equal(err, "output 'C' was changed");
     assert_int_equal(lab_dtype_size(LAB_F64), 8);
     assert_string_equal(lab_dtype_name(LAB_U8), "u8");
 }

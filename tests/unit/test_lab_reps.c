@@ -42,16 +42,20 @@ static void picks_are_distinct_sorted_in_range(void **state)
     assert_int_equal(lab_pick_reps(0, 2, out), 0);
 }
 
-static void out_of_memory_says_so_and_aborts(void **state)
+// In a child: calloc_count 0 asks lab_xmalloc for half the address space, else lab_xcalloc
+// for calloc_count elements of 4 bytes. It must say so on stderr and abort.
+static void aborts_out_of_memory(size_t calloc_count)
 {
-    (void)state;
     int fds[2];
     assert_int_equal(pipe(fds), 0);
     pid_t pid = fork();
     assert_true(pid >= 0);
     if (pid == 0) {
         dup2(fds[1], 2);
-        lab_xmalloc((size_t)-1 / 2);
+        if (calloc_count)
+            lab_xcalloc(calloc_count, 4);
+        else
+            lab_xmalloc((size_t)-1 / 2);
         _exit(0);
     }
     close(fds[1]);
@@ -63,9 +67,25 @@ static void out_of_memory_says_so_and_aborts(void **state)
     assert_true(got > 0);
     assert_non_null(strstr(buf, "error: out of host memory"));
     assert_true(WIFSIGNALED(status) && WTERMSIG(status) == SIGABRT); // a crash, not exit 3
+}
+
+static void out_of_memory_says_so_and_aborts(void **state)
+{
+    (void)state;
+    aborts_out_of_memory(0);
+    // a count whose product with the size wraps to 4 bytes: refused, not a 4-byte buffer
+    aborts_out_of_memory(((size_t)1 << 62) + 1);
     void *p = lab_xcalloc(4, 8);
     assert_memory_equal(p, (char[32]){0}, 32);
     free(p);
+    // a large one is zero throughout (fresh pages, not a memset)
+    unsigned char *big = lab_xcalloc((size_t)16 << 20, 1);
+    size_t nonzero = 0;
+    for (size_t i = 0; i < ((size_t)16 << 20); i += 4093)
+        nonzero += big[i] != 0;
+    assert_int_equal(nonzero, 0);
+    free(big);
+    assert_true(lab_fresh_key() != lab_fresh_key());
 }
 
 // A timed call's outputs are copied out on every core: byte for byte memcpy's copy, at sizes
