@@ -646,18 +646,6 @@ static void run_steps(struct job *j)
         step_ncu(j);
 }
 
-int grade_reference_warm(const struct task *t, const struct grade_opts *o)
-{
-    struct job j;
-    job_init(&j, t, o);
-    int ok = o->ref_cache && !job_cancelled(&j) && make_work_dir(&j) == 0 && step_list(&j) &&
-             !job_cancelled(&j) && step_reference_warm(&j);
-    remove_tree(j.work);
-    task_result_free(j.r);
-    job_free(&j);
-    return ok;
-}
-
 struct task_result *grade_task(const struct task *t, const struct grade_opts *o)
 {
     struct job j;

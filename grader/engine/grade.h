@@ -104,9 +104,6 @@ void grade_opts_init(struct grade_opts *o);
  * to the task with task_set_result, or free it with task_result_free). Safe to call from
  * several processes at once on different exbuild/work dirs. */
 struct task_result *grade_task(const struct task *t, const struct grade_opts *o);
-/* Times t's reference on its speed case into o->ref_cache, which must be set, and nothing
- * else: grade_many's sweep before the gradings (1: a time was had). */
-int grade_reference_warm(const struct task *t, const struct grade_opts *o);
 
 /* Before grading several tasks with the same options: the reference solutions of tasks[0..n)
  * in one make in the course root, then every exercise of them that exists in ONE make -k -j in

@@ -202,16 +202,6 @@ static void reference_time(struct job *j, const char *speed_case, struct ref_tim
     free(key);
 }
 
-int step_reference_warm(struct job *j)
-{
-    const struct case_result *sc = job_flagged_case(j->r, task_speed_case(j->t), CASE_FLAG_SPEED);
-    if (!sc || !j->o->ref_cache)
-        return 0;
-    struct ref_time rt;
-    reference_time(j, sc->name, &rt, 0);
-    return rt.ms > 0;
-}
-
 /* Times the reference on the speed case and records what the times say: a time below the
  * GPU's floor is implausible, a ratio below the threshold too slow; a reference that gave no
  * time is the grader's own failure (never a waived check). */

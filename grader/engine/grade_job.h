@@ -120,9 +120,6 @@ int skip_checked(struct job *j);
  * case passed), and the speed case's times against the reference (1: nothing found). */
 int step_verify(struct job *j, const char *dump, const char *report);
 int step_speed(struct job *j);
-/* After step_list: the reference timed on the speed case into o->ref_cache, as step_speed
- * would time it there (1: a time was had). */
-int step_reference_warm(struct job *j);
 
 /* grade_san.c: every sanitizer tool of the task started at once (they overlap the
  * verification); san_finish waits for them and, when keep, records their findings (a

@@ -8,19 +8,10 @@
  * a lock there is no such promise, and the tasks are graded one after the other.
  *
  * The results reach the caller in the order of the tasks, on its own thread, so a report or a
- * progress line reads the same whatever finished first.
- *
- * Without a class's cache of the reference's times (refcache.h), each grading would time its
- * reference with the GPU alone after its sanitizers: a run alone waits for every sanitizer
- * then on the GPU, and nothing starts while it waits. So the references are timed first, one
- * sweep of them alone, into a cache of this call's own; each grading then takes its
- * reference's time from there, and a too slow verdict still times it anew (grade_check.c). */
+ * progress line reads the same whatever finished first. */
 #include <pthread.h>
-#include <stdio.h>
 #include <stdlib.h>
-#include <unistd.h>
 
-#include "fs.h"
 #include "grade.h"
 #include "util.h"
 
@@ -60,55 +51,6 @@ static void *worker(void *arg)
     }
 }
 
-struct sweep {
-    const struct task *const *tasks;
-    size_t n;
-    const struct grade_opts *o;
-    pthread_mutex_t lock;
-    size_t next;
-};
-
-static void *sweep_worker(void *arg)
-{
-    struct sweep *w = arg;
-    for (;;) {
-        pthread_mutex_lock(&w->lock);
-        size_t i = w->next < w->n && !cancelled(w->o) ? w->next++ : w->n;
-        pthread_mutex_unlock(&w->lock);
-        if (i == w->n)
-            return NULL;
-        grade_reference_warm(w->tasks[i], w->o);
-    }
-}
-
-/* Every task's reference timed into a fresh cache directory, by up to `jobs` threads (their
- * starts overlap; their timed calls take turns alone). Returns the directory (malloc'd; the
- * caller removes it), or NULL when none could be made: the gradings then time their own. */
-static char *reference_sweep(const struct task *const *tasks, size_t n, struct grade_opts *o,
-                             unsigned jobs)
-{
-    const char *tmp = getenv("TMPDIR");
-    char *dir = xasprintf("%s/grader-refs.XXXXXX", tmp && tmp[0] ? tmp : "/tmp");
-    if (!mkdtemp(dir)) {
-        free(dir);
-        return NULL;
-    }
-    o->ref_cache = dir;
-    struct sweep w = {.tasks = tasks, .n = n, .o = o};
-    pthread_mutex_init(&w.lock, NULL);
-    pthread_t *th = xcalloc(jobs, sizeof *th);
-    unsigned started = 0;
-    while (started < jobs && pthread_create(&th[started], NULL, sweep_worker, &w) == 0)
-        started++;
-    if (started == 0)
-        sweep_worker(&w);
-    for (unsigned t = 0; t < started; t++)
-        pthread_join(th[t], NULL);
-    free(th);
-    pthread_mutex_destroy(&w.lock);
-    return dir;
-}
-
 unsigned grade_many_jobs(const struct grade_opts *o, unsigned jobs)
 {
     if (jobs <= 1 || !o->gpu_lock)
@@ -131,9 +73,6 @@ size_t grade_many(const struct task *const *tasks, size_t n, const struct grade_
             done(i, grade_task(tasks[i], o), user);
         return handed;
     }
-    struct grade_opts own = *o;
-    char *refs = o->ref_cache ? NULL : reference_sweep(tasks, n, &own, jobs);
-    o = &own;
     struct many m = {.tasks = tasks, .n = n, .o = o};
     pthread_mutex_init(&m.lock, NULL);
     pthread_cond_init(&m.finished, NULL);
@@ -169,8 +108,5 @@ size_t grade_many(const struct task *const *tasks, size_t n, const struct grade_
     free(m.results);
     pthread_cond_destroy(&m.finished);
     pthread_mutex_destroy(&m.lock);
-    if (refs)
-        remove_tree(refs);
-    free(refs);
     return handed;
 }
