@@ -106,11 +106,11 @@ void gpu_hold_end_turn(struct gpu_hold *h, enum gpu_use use)
     h->timed = -1;
 }
 
-int gpu_measure_take(const char *path)
+int gpu_measure_take(const char *path, const char *key)
 {
-    if (!path)
+    if (!path || !key)
         return -1;
-    char *measure_path = xasprintf("%s.measure", path);
+    char *measure_path = xasprintf("%s.measure.%s", path, key);
     int fd = lock_fd(measure_path, LOCK_EX);
     free(measure_path);
     return fd;

@@ -15,7 +15,7 @@
  * Builds and the verifier need no GPU and hold nothing. The locks are flock(2) on files per
  * GPU: the path, for the GPU as a whole (shared by untimed and timed runs, exclusive for
  * GPU_ALONE), path.turn (gpulock.c: no run waiting for the GPU alone is starved), path.timed,
- * the timed runs' turn, and path.measure, the right to time the reference. The kernel drops
+ * the timed runs' turn, and path.measure.KEY, the right to time a reference. The kernel drops
  * them when their holder dies, and they hold across processes. */
 #ifndef GRADER_GPULOCK_H
 #define GRADER_GPULOCK_H
@@ -39,11 +39,13 @@ void gpu_hold_turn(struct gpu_hold *h, const char *path, enum gpu_use use);
 /* The timed calls are over: the turn goes to the next timed run (GPU_TIMED), or the GPU is
  * shared again (GPU_ALONE); the shared hold stays until the run ends. */
 void gpu_hold_end_turn(struct gpu_hold *h, enum gpu_use use);
-/* The right to measure the reference (path.measure, exclusive; a descriptor to close, -1
- * when path is NULL or the file cannot be locked): gradings that all find the class's cached
- * time stale wait for one another here, so the first times it and the others take its time,
- * while the GPU stays shared until the measuring run's gate. */
-int gpu_measure_take(const char *path);
+/* The right to measure the reference of key, a task's speed case (path.measure.KEY,
+ * exclusive; a descriptor to close, -1 when path or key is NULL or the file cannot be
+ * locked): gradings that all find the class's cached time stale wait for one another here,
+ * so the first times it and the others take its time, while the GPU stays shared until the
+ * measuring run's gate. Other tasks' references start meanwhile: their turns alone still
+ * come one at a time. */
+int gpu_measure_take(const char *path, const char *key);
 /* Whether h holds what its use needs. */
 int gpu_hold_held(const struct gpu_hold *h);
 void gpu_hold_drop(struct gpu_hold *h);

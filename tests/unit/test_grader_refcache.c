@@ -175,16 +175,24 @@ static void test_uses_exclude_as_documented(void **state)
     assert_false(could_take(lock, LOCK_EX));
     gpu_hold_drop(&g);
     assert_true(could_take(lock, LOCK_EX));
-    /* the right to measure the reference: one holder at a time, apart from the GPU's locks */
-    char *measure = path_join(dir, "gpu0.lock.measure");
-    assert_int_equal(gpu_measure_take(NULL), -1);
-    int m = gpu_measure_take(lock);
+    /* the right to measure a task's reference: one holder at a time, apart from the GPU's
+     * locks and from another task's */
+    char *measure = path_join(dir, "gpu0.lock.measure.a__t__big");
+    char *other = path_join(dir, "gpu0.lock.measure.a__u__big");
+    assert_int_equal(gpu_measure_take(NULL, "a__t__big"), -1);
+    assert_int_equal(gpu_measure_take(lock, NULL), -1);
+    int m = gpu_measure_take(lock, "a__t__big");
     assert_true(m >= 0);
     assert_false(could_take(measure, LOCK_EX));
     assert_true(could_take(lock, LOCK_EX));
+    int m2 = gpu_measure_take(lock, "a__u__big");
+    assert_true(m2 >= 0);
+    assert_false(could_take(other, LOCK_EX));
+    close(m2);
     close(m);
     assert_true(could_take(measure, LOCK_EX));
     free(measure);
+    free(other);
     free(lock);
     free(timed);
     remove_tree(dir);
