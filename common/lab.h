@@ -444,7 +444,8 @@ typedef struct lab_task {
     void (*reset)(void *st);      /* untimed, before every call: poison outputs, restore inputs */
     void (*run)(void *st);        /* one call of the implementation (timed) */
     /* device outputs -> host output buffers; with LAB_TASK_READY_ON_RETURN it runs right
-     * after run, and the device-pointer form of a task syncs in it itself */
+     * after run, and the device-pointer form of a task syncs in it itself; otherwise it is
+     * not called when nothing is checked (--no-check) */
     void (*download)(void *st);
     /* optional: where download copies each output from. out[i] is outputs()' buffer i with
      * data the device memory it comes from, or NULL for an output that is host memory already

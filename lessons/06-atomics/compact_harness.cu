@@ -316,7 +316,7 @@ int main(int argc, char **argv)
         .reset = reset,
         .run = run,
         .download = download,
-    .device_outputs = device_outputs,
+        .device_outputs = device_outputs,
         .reference = LAB_REFERENCE(reference),
         .verify = verify,
         .work = work,
