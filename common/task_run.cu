@@ -84,15 +84,21 @@ typedef struct kept {
     uint64_t hash[TASK_MAX_BUFFERS]; // each device copy's, when it was made
 } kept;
 
+static size_t buffer_bytes(const lab_buffer *b) { return b->count * lab_dtype_size(b->type); }
+
+// b's data replaced by a copy of it in host memory of its own.
+static void keep_on_host(lab_buffer *b)
+{
+    void *copy = lab_xmalloc(buffer_bytes(b));
+    lab_parallel_memcpy(copy, b->data, buffer_bytes(b));
+    b->data = copy;
+}
+
 static void keep_outputs(const lab_task *t, void *st, kept *k)
 {
     k->n = task_buffers(t, st, k->b);
-    for (size_t i = 0; i < k->n; i++) {
-        size_t bytes = k->b[i].count * lab_dtype_size(k->b[i].type);
-        void *copy = lab_xmalloc(bytes);
-        lab_parallel_memcpy(copy, k->b[i].data, bytes);
-        k->b[i].data = copy;
-    }
+    for (size_t i = 0; i < k->n; i++)
+        keep_on_host(&k->b[i]);
 }
 
 static void drop_outputs(kept *k)
@@ -178,7 +184,7 @@ static size_t device_keep_bytes(const lab_task *t, const lab_options *o, const l
     size_t bytes = 0;
     for (size_t i = 0; i < n && i < nd; i++)
         if (d[i].data)
-            bytes += round_up(h[i].count * lab_dtype_size(h[i].type));
+            bytes += round_up(buffer_bytes(&h[i]));
     return bytes;
 }
 
@@ -204,7 +210,7 @@ static void keep_outputs_on_device(const lab_task *t, void *st, kept *k, char *r
     const size_t nd = t->device_outputs(st, d, TASK_MAX_BUFFERS);
     k->n = task_buffers(t, st, k->b);
     for (size_t i = 0; i < k->n; i++) {
-        const size_t bytes = k->b[i].count * lab_dtype_size(k->b[i].type);
+        const size_t bytes = buffer_bytes(&k->b[i]);
         k->dev[i] = NULL;
         if (i < nd && d[i].data) {
             k->dev[i] = room;
@@ -213,9 +219,7 @@ static void keep_outputs_on_device(const lab_task *t, void *st, kept *k, char *r
             k->hash[i] = device_hash(k->dev[i], bytes, key);
             k->b[i].data = NULL;
         } else {
-            void *copy = lab_xmalloc(bytes);
-            lab_parallel_memcpy(copy, k->b[i].data, bytes);
-            k->b[i].data = copy;
+            keep_on_host(&k->b[i]);
         }
     }
 }
@@ -227,7 +231,7 @@ static int bring_home(kept *k, uint64_t key, size_t *changed)
     for (size_t i = 0; i < k->n; i++) {
         if (!k->dev[i])
             continue;
-        const size_t bytes = k->b[i].count * lab_dtype_size(k->b[i].type);
+        const size_t bytes = buffer_bytes(&k->b[i]);
         if (device_hash(k->dev[i], bytes, key) != k->hash[i]) {
             *changed = i;
             return -1;
@@ -338,7 +342,7 @@ static int settle(const lab_task *t, const lab_options *o, lab_tolerance tol, co
         lab_buffer b[TASK_MAX_BUFFERS];
         size_t nb = task_buffers(t, st, b);
         for (size_t j = 0; j < nb && j < k[rep].n; j++)
-            lab_parallel_memcpy(b[j].data, k[rep].b[j].data, b[j].count * lab_dtype_size(b[j].type));
+            lab_parallel_memcpy(b[j].data, k[rep].b[j].data, buffer_bytes(&b[j]));
         t->verify(st, tol, &res->cmp);
         task_phase_end(ph, PHASE_SETTLE);
         t->destroy(st);
