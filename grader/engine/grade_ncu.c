@@ -246,6 +246,18 @@ static char *ncu_run(struct job *j, const char *tool, const char *speed_case, en
     return text;
 }
 
+/* The kernels ncu's log lists, into *k: NULL, or why it gives none (ncu's own complaint, a
+ * table that cannot be read, or no kernel profiled). */
+static const char *ncu_read(const char *text, struct ncu_kernels *k, char *why, size_t len)
+{
+    const char *trouble = ncu_trouble(text, why, len);
+    if (trouble)
+        return trouble;
+    if (ncu_parse_csv(text, k, why, len) != 0)
+        return why;
+    return k->n == 0 ? "ncu profiled no kernel" : NULL;
+}
+
 /* A first look's log that settles the cross-check: it profiled kernels, and the harness's time
  * agrees with theirs. Work beside it only makes its kernels slower, so agreement beside it
  * holds alone too; anything else is decided by a second look with the GPU alone. */
@@ -253,8 +265,7 @@ static int ncu_settles(const char *text, double harness_ms)
 {
     char why[512];
     struct ncu_kernels k;
-    return text && !ncu_trouble(text, why, sizeof why) &&
-           ncu_parse_csv(text, &k, why, sizeof why) == 0 && k.n > 0 &&
+    return text && !ncu_read(text, &k, why, sizeof why) &&
            ncu_agrees(harness_ms, k.total_ms / NCU_REPS);
 }
 
@@ -265,17 +276,9 @@ static void ncu_judge(struct job *j, const char *text, const char *speed_case)
     struct task_result *r = j->r;
     struct ncu_kernels k;
     char why[512];
-    const char *trouble = ncu_trouble(text, why, sizeof why);
-    if (trouble) {
-        unavailable(r, trouble);
-        return;
-    }
-    if (ncu_parse_csv(text, &k, why, sizeof why) != 0) {
-        unavailable(r, why);
-        return;
-    }
-    if (k.n == 0) {
-        unavailable(r, "ncu profiled no kernel");
+    const char *none = ncu_read(text, &k, why, sizeof why);
+    if (none) {
+        unavailable(r, none);
         return;
     }
     r->ncu_ms = k.total_ms / NCU_REPS;
