@@ -147,34 +147,37 @@ double lab_ceiling_copy_gbps(void)
     return cached;
 }
 
-static double pinned_gbps(cudaMemcpyKind kind)
+// Both directions over one pinned buffer. 64 MiB keeps the DMA engines at their rate (a copy
+// of a few MiB already is) while the pinning, which grows with the size, stays short: the
+// grader's reference runs measure this after their timed calls, while the next run that
+// needs the GPU alone waits for them to end.
+static double host_link_gbps[2]; // [0] host to device, [1] device to host
+
+static void host_link_measure(void)
 {
-    const size_t bytes = (size_t)256 << 20;
+    const size_t bytes = (size_t)64 << 20;
     void *h, *d;
     CUDA_CHECK(cudaMallocHost(&h, bytes));
     CUDA_CHECK(cudaMalloc(&d, bytes));
     memset(h, 1, bytes);
-    double ms = kind == cudaMemcpyHostToDevice ? median_copy_ms(d, h, bytes, kind)
-                                               : median_copy_ms(h, d, bytes, kind);
+    host_link_gbps[0] = bytes / (median_copy_ms(d, h, bytes, cudaMemcpyHostToDevice) * 1e6);
+    host_link_gbps[1] = bytes / (median_copy_ms(h, d, bytes, cudaMemcpyDeviceToHost) * 1e6);
     CUDA_CHECK(cudaFreeHost(h));
     CUDA_CHECK(cudaFree(d));
-    return bytes / (ms * 1e6);
 }
 
 double lab_ceiling_h2d_gbps(void)
 {
-    static double cached;
-    if (cached == 0)
-        cached = pinned_gbps(cudaMemcpyHostToDevice);
-    return cached;
+    if (host_link_gbps[0] == 0)
+        host_link_measure();
+    return host_link_gbps[0];
 }
 
 double lab_ceiling_d2h_gbps(void)
 {
-    static double cached;
-    if (cached == 0)
-        cached = pinned_gbps(cudaMemcpyDeviceToHost);
-    return cached;
+    if (host_link_gbps[1] == 0)
+        host_link_measure();
+    return host_link_gbps[1];
 }
 
 double lab_ceiling_sgemm_gflops(void)

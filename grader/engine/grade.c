@@ -606,23 +606,31 @@ void job_sandbox_view(struct job *j)
         sandbox_add_ro(&j->sb, j->ex_bin);
 }
 
-/* One step after another, each recording its facts; a step that returns 0 ends the grading. */
-static void run_steps(struct job *j)
+/* One step after another, each recording its facts; a step that returns 0 ends the grading.
+ * The first part: every step up to the exercise's run. Returns 1 when the run is to be
+ * checked (run_check). */
+static int run_first(struct job *j)
 {
     if (make_work_dir(j) != 0)
-        return;
+        return 0;
     job_sandbox_view(j);
     if (!build_or_check(j) || !sol_hash_take(j))
-        return;
+        return 0;
     job_progress(j, GRADE_STEP_SYMBOLS, NULL);
     if (job_cancelled(j) || !timed(j, GRADE_STEP_SYMBOLS, do_symbols))
-        return;
+        return 0;
     job_progress(j, GRADE_STEP_LIST, NULL);
     if (job_cancelled(j) || !timed(j, GRADE_STEP_LIST, do_list))
-        return;
+        return 0;
     job_progress(j, GRADE_STEP_RUN, NULL);
-    if (job_cancelled(j) || !timed(j, GRADE_STEP_RUN, do_run))
-        return;
+    return !job_cancelled(j) && timed(j, GRADE_STEP_RUN, do_run);
+}
+
+/* The second: the verifier, with the sanitizers beside it (started first, stopped and
+ * forgotten when the answer is wrong). Returns 1 when run_speed is to follow: the answer is
+ * right and nothing else was found. */
+static int run_check(struct job *j)
+{
     if (j->o->sanitize && !job_cancelled(j))
         san_start(j);
     job_progress(j, GRADE_STEP_VERIFY, NULL);
@@ -633,8 +641,14 @@ static void run_steps(struct job *j)
         san_finish(j, correct);
         j->r->step_s[GRADE_STEP_SANITIZE] = now_s() - t0;
     }
-    if (!correct || !facts_none(&j->facts))
-        return;
+    /* the dumps were read: a second look makes its own */
+    remove_tree(j->dump);
+    return correct && facts_none(&j->facts) && !job_cancelled(j);
+}
+
+/* The third: the times that need the GPU alone. */
+static void run_speed(struct job *j)
+{
     job_progress(j, GRADE_STEP_REFERENCE, NULL);
     if (job_cancelled(j))
         return;
@@ -646,21 +660,47 @@ static void run_steps(struct job *j)
         step_ncu(j);
 }
 
+struct grading {
+    struct job j;
+    int speed_next; /* run_check asked for run_speed */
+    double busy_s;  /* grade_begin's wall time */
+};
+
+struct grading *grade_begin(const struct task *t, const struct grade_opts *o)
+{
+    double t0 = now_s();
+    struct grading *g = xcalloc(1, sizeof *g);
+    job_init(&g->j, t, o);
+    char hash[HASH_HEX_LEN + 1];
+    if (hash_file_hex(g->j.ex_src, hash) == 0)
+        set_str(&g->j.r->exercise_hash, hash);
+    g->speed_next = run_first(&g->j) && run_check(&g->j);
+    g->busy_s = now_s() - t0;
+    return g;
+}
+
+int grading_times_next(const struct grading *g)
+{
+    return g->speed_next;
+}
+
+struct task_result *grade_end(struct grading *g)
+{
+    double t0 = now_s();
+    if (g->speed_next)
+        run_speed(&g->j);
+    /* nothing the student's code wrote stays */
+    remove_tree(g->j.scratch);
+    struct task_result *r = g->j.r;
+    r->duration_s = g->busy_s + (now_s() - t0);
+    outcome_decide(r, &g->j.facts, job_cancelled(&g->j));
+    job_progress(&g->j, GRADE_STEP_DONE, outcome_name(r->outcome));
+    job_free(&g->j);
+    free(g);
+    return r;
+}
+
 struct task_result *grade_task(const struct task *t, const struct grade_opts *o)
 {
-    struct job j;
-    job_init(&j, t, o);
-    double t0 = now_s();
-    char hash[HASH_HEX_LEN + 1];
-    if (hash_file_hex(j.ex_src, hash) == 0)
-        set_str(&j.r->exercise_hash, hash);
-    run_steps(&j);
-    /* the dumps were read; nothing the student's code wrote stays */
-    remove_tree(j.scratch);
-    struct task_result *r = j.r;
-    r->duration_s = now_s() - t0;
-    outcome_decide(r, &j.facts, job_cancelled(&j));
-    job_progress(&j, GRADE_STEP_DONE, outcome_name(r->outcome));
-    job_free(&j);
-    return r;
+    return grade_end(grade_begin(t, o));
 }

@@ -105,6 +105,17 @@ void grade_opts_init(struct grade_opts *o);
  * several processes at once on different exbuild/work dirs. */
 struct task_result *grade_task(const struct task *t, const struct grade_opts *o);
 
+/* grade_task in two halves, for grade_many: grade_begin runs steps 1-5 and 7 (up to the
+ * verifier's verdict, with the sanitizers beside the verifier), grade_end steps 6 and 8 when
+ * they are due (the times that need the GPU alone, and a second look) and hands over the
+ * result, as grade_task would. In between the grading holds its work dir and nothing on the
+ * GPU. */
+struct grading;
+struct grading *grade_begin(const struct task *t, const struct grade_opts *o);
+/* 1 when grade_end will time: the answer was right and nothing else was found. */
+int grading_times_next(const struct grading *g);
+struct task_result *grade_end(struct grading *g);
+
 /* Before grading several tasks with the same options: the reference solutions of tasks[0..n)
  * in one make in the course root, then every exercise of them that exists in ONE make -k -j in
  * the sandbox, under the bounds of one task's build (step 1 above), into a scratch

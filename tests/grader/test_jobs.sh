@@ -19,6 +19,10 @@ usage_error "--jobs 0" --batch --jobs 0 --root "$course"
 usage_error "--jobs 65" --batch --jobs 65 --root "$course"
 usage_error "-j without a number" --batch -j x --root "$course"
 
+# the sanitizers' stage must show in the trace: the stand-in where the tool is missing
+command -v compute-sanitizer >/dev/null 2>&1 || [ -x "${CUDA_HOME:-/usr/local/cuda}/bin/compute-sanitizer" ] ||
+  PATH="$FAKE_SANITIZER_DIR:$PATH"
+
 grade() { # NAME JOBS: the whole fixture course, JSON to NAME.json, stderr to NAME.err
   GRADER_GPU_TRACE=$TEST_TMP/$1.trace "$GRADER" --batch --root "$course" --no-state --seed 5 --timeout 2 --jobs "$2" -v \
     --format json --output "$TEST_TMP/$1.json" 2>"$TEST_TMP/$1.err"
@@ -52,6 +56,19 @@ turns = sorted((float(f[6]), float(f[7]), f[1]) for f in
 assert sum(1 for x in turns if x[2] in ("hang", "stall") and x[1] - x[0] >= 1.9) == 2, turns
 for a, b in zip(turns, turns[1:]):
     assert b[0] >= a[1] - 1e-6, ("two turns at once", a, b)
+' "$TEST_TMP/four.json"
+
+# The stages of grade_many.c: every first look and every sanitizer ends before any run that
+# needs the GPU alone is asked for (a reference's time, a second look, ncu alone), so none of
+# those waits for a sanitizer to end.
+py_json "four at once: first looks and sanitizers, then the runs that need the GPU alone" '
+rows = [f for f in (l.split() for l in open(sys.argv[1].replace(".json", ".trace"))) if len(f) == 9]
+looks = [f for f in rows if f[3] == "timed" and f[2] != "ncu"]
+tools = [f for f in rows if f[2] == "compute-sanitizer"]
+alone = [f for f in rows if f[3] == "alone"]
+assert len(looks) >= 10 and len(tools) >= 10 and len(alone) >= 2, (len(looks), len(tools), len(alone))
+last = max(float(f[8]) for f in looks + tools)
+assert min(float(f[4]) for f in alone) >= last - 1e-6, ("timed alone before a first stage ended", last)
 ' "$TEST_TMP/four.json"
 
 # the progress lines come in the tasks order, whichever finished first
