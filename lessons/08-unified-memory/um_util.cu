@@ -40,3 +40,17 @@ struct cudaMemLocation um_host_location(void)
     loc.id = 0;
     return loc;
 }
+
+int um_nearest_host_numa(int device, struct cudaMemLocation *loc)
+{
+    int node = -1;
+    if (cudaDeviceGetAttribute(&node, cudaDevAttrHostNumaId, device) != cudaSuccess) {
+        (void)cudaGetLastError(); /* a driver that does not know the attribute: no node to name */
+        return 0;
+    }
+    if (node < 0)
+        return 0;
+    loc->type = cudaMemLocationTypeHostNuma;
+    loc->id = node;
+    return 1;
+}

@@ -20,6 +20,9 @@ void *um_alloc(size_t bytes, const char *what);
 /* CUDA 13 names a prefetch or advice target with a cudaMemLocation. */
 struct cudaMemLocation um_device_location(int device);
 struct cudaMemLocation um_host_location(void);
+/* The host NUMA node nearest `device` (cudaDevAttrHostNumaId) in *loc; 0 where the system
+ * reports none. */
+int um_nearest_host_numa(int device, struct cudaMemLocation *loc);
 
 #ifdef __cplusplus
 }

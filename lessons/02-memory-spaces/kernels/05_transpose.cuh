@@ -1,7 +1,8 @@
 // Versions 5-7 of lesson 02's demo (./demo 5, 6, 7): the transpose with one thread per element,
 // through a 32x32 shared tile (coalesced, bank conflicts) and through a 32x33 one (the graded
 // task's reference solution, compiled from its own file); each is checked against transpose_cpu,
-// then timed. Included by demo.cu after TILE, TILE_ROWS, transpose_cpu and demo_ctx.
+// then timed. Included by demo.cu after TILE, TILE_ROWS, transpose_cpu and demo_ctx. The top
+// rungs of the same table, versions 12-14, are in 12_transpose_fast.cuh and use run_transpose.
 #pragma once
 
 // --- transpose. Version 5: threadIdx.x walks the input's columns: reads are one line per warp,
@@ -72,7 +73,8 @@ static void run_transpose_padded_v7(void *arg)
 }
 
 // One transpose version, checked and then timed: a row of the table; c->wrong counts it if wrong.
-static void run_transpose(demo_ctx *c, int id, const char *name, lab_bench_fn fn)
+// Returns its GB/s, 0 when wrong (versions 12-14 keep the best for the lesson's goal).
+static double run_transpose(demo_ctx *c, int id, const char *name, lab_bench_fn fn)
 {
     transpose_problem p;
     p.rows = p.cols = c->quick ? 2048 : 8192;
@@ -107,6 +109,7 @@ static void run_transpose(demo_ctx *c, int id, const char *name, lab_bench_fn fn
     free(h_want);
     free(h_got);
     c->wrong += !ok;
+    return ok ? gbps : 0.0;
 }
 
 static void run_transpose_v5(void *arg)
