@@ -133,7 +133,8 @@ void grade_batch_free(struct grade_batch *b);
 /* 1 when b made the reference solutions of its tasks (NULL: 0). */
 int grade_batch_course_built(const struct grade_batch *b);
 
-/* Several tasks at once (grade_many.c): tasks[0..n) graded by up to `jobs` threads, each
+/* Several tasks at once (grade_many.c): tasks[0..n) graded by up to `jobs` threads, every
+ * grade_begin before any grade_end (whose runs, timed alone, start up to 4 x jobs at once), each
  * result handed to done (which owns it) in the order of tasks, on the calling thread. The
  * gradings share o, its GPU lock included: a timed run holds the GPU alone as it would graded
  * alone. Without o->gpu_lock, or with o->build and the references not made by o->batch (each
