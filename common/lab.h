@@ -447,11 +447,12 @@ typedef struct lab_task {
      * after run, and the device-pointer form of a task syncs in it itself; otherwise it is
      * not called when nothing is checked (--no-check) */
     void (*download)(void *st);
-    /* optional: where download copies each output from. out[i] is outputs()' buffer i with
-     * data the device memory it comes from, or NULL for an output that is host memory already
-     * filled when run returns (its data is taken from outputs()). With it the harness keeps a
-     * timed call's outputs on the device, and download is not called (task_run.cu). */
-    size_t (*device_outputs)(void *st, lab_buffer *out, size_t max);
+    /* optional: where download copies each output from: dev[i] is the device memory of
+     * outputs()' buffer i, or NULL for an output that is host memory already filled when run
+     * returns (taken from outputs()' buffer). Returns how many it filled (<= max). With it the
+     * harness keeps a timed call's outputs on the device, and download is not called
+     * (task_run.cu). */
+    size_t (*device_outputs)(void *st, void **dev, size_t max);
     void (*reference)(void *st);  /* optional: CPU reference into the host output buffers */
     /* check the host outputs against the inputs (no CUDA calls) */
     void (*verify)(void *st, lab_tolerance tol, lab_compare_result *r);

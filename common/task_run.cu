@@ -178,12 +178,13 @@ static size_t device_keep_bytes(const lab_task *t, const lab_options *o, const l
 {
     if (!t->device_outputs || o->keep_on_host || ready_on_return(t, c))
         return 0;
-    lab_buffer h[TASK_MAX_BUFFERS], d[TASK_MAX_BUFFERS];
+    lab_buffer h[TASK_MAX_BUFFERS];
+    void *dev[TASK_MAX_BUFFERS];
     const size_t n = task_buffers(t, st, h);
-    const size_t nd = t->device_outputs(st, d, TASK_MAX_BUFFERS);
+    const size_t nd = t->device_outputs(st, dev, TASK_MAX_BUFFERS);
     size_t bytes = 0;
     for (size_t i = 0; i < n && i < nd; i++)
-        if (d[i].data)
+        if (dev[i])
             bytes += round_up(buffer_bytes(&h[i]));
     return bytes;
 }
@@ -206,16 +207,16 @@ static char *device_keep_room(size_t bytes, int copies)
 // task keeps in host memory (device_outputs says NULL) copied there as before.
 static void keep_outputs_on_device(const lab_task *t, void *st, kept *k, char *room, uint64_t key)
 {
-    lab_buffer d[TASK_MAX_BUFFERS];
-    const size_t nd = t->device_outputs(st, d, TASK_MAX_BUFFERS);
+    void *dev[TASK_MAX_BUFFERS];
+    const size_t nd = t->device_outputs(st, dev, TASK_MAX_BUFFERS);
     k->n = task_buffers(t, st, k->b);
     for (size_t i = 0; i < k->n; i++) {
         const size_t bytes = buffer_bytes(&k->b[i]);
         k->dev[i] = NULL;
-        if (i < nd && d[i].data) {
+        if (i < nd && dev[i]) {
             k->dev[i] = room;
             room += round_up(bytes);
-            CUDA_CHECK(cudaMemcpy(k->dev[i], d[i].data, bytes, cudaMemcpyDeviceToDevice));
+            CUDA_CHECK(cudaMemcpy(k->dev[i], dev[i], bytes, cudaMemcpyDeviceToDevice));
             k->hash[i] = device_hash(k->dev[i], bytes, key);
             k->b[i].data = NULL;
         } else {

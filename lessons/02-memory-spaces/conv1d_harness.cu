@@ -63,12 +63,11 @@ static size_t conv_outputs(void *p, lab_buffer *out, size_t max)
 }
 
 /* where conv_download copies them from */
-static size_t conv_device_outputs(void *p, lab_buffer *out, size_t max)
+static size_t conv_device_outputs(void *p, void **dev, size_t max)
 {
-    const size_t n = conv_outputs(p, out, max);
-    if (n)
-        out[0].data = ((conv_state *)p)->d_out;
-    return n;
+    if (max < 1) return 0;
+    dev[0] = ((conv_state *)p)->d_out;
+    return 1;
 }
 
 static void conv_upload(void *p)

@@ -59,12 +59,11 @@ static size_t transpose_outputs(void *p, lab_buffer *out, size_t max)
 }
 
 /* where transpose_download copies them from */
-static size_t transpose_device_outputs(void *p, lab_buffer *out, size_t max)
+static size_t transpose_device_outputs(void *p, void **dev, size_t max)
 {
-    const size_t n = transpose_outputs(p, out, max);
-    if (n)
-        out[0].data = ((transpose_state *)p)->d_out;
-    return n;
+    if (max < 1) return 0;
+    dev[0] = ((transpose_state *)p)->d_out;
+    return 1;
 }
 
 static void transpose_upload(void *p)

@@ -42,12 +42,12 @@ size_t image_task_outputs(void *st, lab_buffer *out, size_t max)
     return 1;
 }
 
-size_t image_task_device_outputs(void *st, lab_buffer *out, size_t max)
+size_t image_task_device_outputs(void *st, void **dev, size_t max)
 {
-    const size_t n = image_task_outputs(st, out, max);
-    if (n)
-        out[0].data = ((image_task *)st)->d_out;
-    return n;
+    if (max < 1)
+        return 0;
+    dev[0] = ((image_task *)st)->d_out;
+    return 1;
 }
 
 void image_task_upload(void *st)

@@ -26,7 +26,7 @@ float image_task_radians(size_t degrees);
 
 size_t image_task_outputs(void *st, lab_buffer *out, size_t max);
 /* where image_task_download copies the output from */
-size_t image_task_device_outputs(void *st, lab_buffer *out, size_t max);
+size_t image_task_device_outputs(void *st, void **dev, size_t max);
 void image_task_upload(void *st);
 void image_task_reset(void *st);
 void image_task_download(void *st);

@@ -80,12 +80,11 @@ static void download(void *p)
     CUDA_CHECK(cudaMemcpy(s->C, s->dC, c_bytes(s), cudaMemcpyDeviceToHost));
 }
 
-static size_t device_outputs(void *p, lab_buffer *out, size_t max)
+static size_t device_outputs(void *p, void **dev, size_t max)
 {
-    const size_t n = outputs(p, out, max);
-    if (n)
-        out[0].data = ((state *)p)->dC;
-    return n;
+    (void)max;
+    dev[0] = ((state *)p)->dC;
+    return 1;
 }
 
 static void reference(void *p)
