@@ -98,35 +98,41 @@ static int submitted(const struct grade_opts *g, const struct task *t)
     return yes;
 }
 
+static void keep_result(size_t i, struct task_result *r, void *user)
+{
+    ((struct task_result **)user)[i] = r;
+}
+
 /* Every task of the course into s: graded when the student has its file, else not
- * submitted; the submitted ones built ahead, one make per side (grade_batch_build).
- * 0, or 1 when cancelled. */
+ * submitted; the submitted ones built ahead, one make per side (grade_batch_build), then
+ * graded one after the other, the next one's run starting while this one is checked
+ * (grade_ahead). 0, or 1 when cancelled. */
 static int grade_tasks(const struct course *c, struct grade_opts *g, struct gb_student *s)
 {
-    const struct task **mine = xcalloc(course_task_count(c) + 1, sizeof *mine);
-    size_t n = 0;
-    for (size_t i = 0; i < course_task_count(c); i++)
+    size_t n_course = course_task_count(c), n = 0;
+    const struct task **mine = xcalloc(n_course + 1, sizeof *mine);
+    struct task_result **results = xcalloc(n_course + 1, sizeof *results);
+    for (size_t i = 0; i < n_course; i++)
         if (submitted(g, course_task(c, i)))
             mine[n++] = course_task(c, i);
     struct grade_batch *batch = grade_batch_build(mine, n, g);
     g->batch = batch;
-    int rc = 0;
-    for (size_t i = 0; i < course_task_count(c) && !rc; i++) {
+    size_t graded = grade_ahead(mine, n, g, keep_result, results);
+    int rc = class_cancel || graded < n ? 1 : 0;
+    for (size_t i = 0, k = 0; i < n_course; i++) {
         const struct task *t = course_task(c, i);
-        if (!submitted(g, t)) {
+        if (k < n && mine[k] == t) {
+            if (!rc)
+                gb_student_add_result(s, t, results[k]);
+            task_result_free(results[k++]);
+        } else if (!rc) {
             gb_student_add_task(s, task_id(t), task_title(t), 0, task_weight(t),
                                 GB_NOT_SUBMITTED, "not submitted", NULL);
-            continue;
         }
-        struct task_result *r = grade_task(t, g);
-        if (class_cancel)
-            rc = 1;
-        else
-            gb_student_add_result(s, t, r);
-        task_result_free(r);
     }
     g->batch = NULL;
     grade_batch_free(batch);
+    free(results);
     free(mine);
     return rc;
 }

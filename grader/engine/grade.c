@@ -148,7 +148,7 @@ void job_gpu_account(const struct job *j, enum gpu_use use, double wait_s, doubl
  * ends, but never a run's time alone: on the H200 a call of 30 microseconds timed beside
  * loops of device opens took a third longer. */
 struct gate_turn {
-    const char *lock_path;
+    const struct job *j;
     enum gpu_use use;
     struct gpu_hold hold;
     double turn_at, done_at; /* when the turn was taken and handed on (monotonic s), 0 before */
@@ -157,7 +157,10 @@ struct gate_turn {
 static void take_turn(void *arg)
 {
     struct gate_turn *t = arg;
-    gpu_hold_turn(&t->hold, t->lock_path, t->use);
+    /* grade_many's times, started early, wait here for every task's first look and checks */
+    if (t->j->turn_wait)
+        t->j->turn_wait(t->j->turn_ctx);
+    gpu_hold_turn(&t->hold, t->j->o->gpu_lock, t->use);
     t->turn_at = now_s();
 }
 
@@ -208,7 +211,7 @@ void job_run_gpu(const struct job *j, const struct run_spec *s, struct run_resul
     struct gpu_hold hold = gpu_hold_take(j->o->gpu_lock, gated ? GPU_SHARED : use);
     double waited = now_s() - t0, from = t0 + waited;
     if (gated && use != GPU_SHARED) {
-        struct gate_turn turn = {j->o->gpu_lock, use, hold, 0, 0};
+        struct gate_turn turn = {j, use, hold, 0, 0};
         struct run_gate gate = {take_turn, end_turn, &turn};
         struct run_spec g = *s;
         g.gate = &gate;
@@ -448,6 +451,7 @@ void job_init(struct job *j, const struct task *t, const struct grade_opts *o)
     j->r->max_score = task_weight(t);
     j->r->speed_threshold = task_speed_threshold(t);
     j->r->graded_at = (int64_t)time(NULL);
+    j->ncu_draw = -1;
 }
 
 void job_free(struct job *j)
@@ -469,6 +473,7 @@ void job_free(struct job *j)
     free(j->dump);
     free(j->run_tap);
     free(j->verify_tap);
+    free(j->ncu_first);
     list_cases_free(j->cases, j->n_cases);
     facts_free(&j->facts);
 }
@@ -646,12 +651,18 @@ static int run_check(struct job *j)
     return correct && facts_none(&j->facts) && !job_cancelled(j);
 }
 
-/* The third: the times that need the GPU alone. */
+/* The third: the times that need the GPU alone, and ncu's. A drawn cross-check takes its first
+ * look before them: its turn is a first look's, which need not wait for the GPU alone. */
 static void run_speed(struct job *j)
 {
     job_progress(j, GRADE_STEP_REFERENCE, NULL);
     if (job_cancelled(j))
         return;
+    ncu_draw_look(j);
+    if (job_cancelled(j))
+        return;
+    if (j->ncu_looked)
+        job_progress(j, GRADE_STEP_REFERENCE, NULL);
     int fast_enough = timed(j, GRADE_STEP_REFERENCE, do_speed);
     if (!fast_enough && j->r->speed_measured && j->facts.bits == 1u << OUTCOME_TOO_SLOW &&
         !job_cancelled(j))
@@ -662,8 +673,9 @@ static void run_speed(struct job *j)
 
 struct grading {
     struct job j;
+    int checked;    /* run_first asked for run_check */
     int speed_next; /* run_check asked for run_speed */
-    double busy_s;  /* grade_begin's wall time */
+    double busy_s;  /* grade_begin's and grade_check's wall time */
 };
 
 struct grading *grade_begin(const struct task *t, const struct grade_opts *o)
@@ -674,9 +686,17 @@ struct grading *grade_begin(const struct task *t, const struct grade_opts *o)
     char hash[HASH_HEX_LEN + 1];
     if (hash_file_hex(g->j.ex_src, hash) == 0)
         set_str(&g->j.r->exercise_hash, hash);
-    g->speed_next = run_first(&g->j) && run_check(&g->j);
+    g->checked = run_first(&g->j);
     g->busy_s = now_s() - t0;
     return g;
+}
+
+void grade_check(struct grading *g)
+{
+    double t0 = now_s();
+    g->speed_next = g->checked && run_check(&g->j);
+    g->checked = 0;
+    g->busy_s += now_s() - t0;
 }
 
 int grading_times_next(const struct grading *g)
@@ -684,8 +704,16 @@ int grading_times_next(const struct grading *g)
     return g->speed_next;
 }
 
+void grading_turn_wait(struct grading *g, void (*wait)(void *ctx), void *ctx)
+{
+    g->j.turn_wait = wait;
+    g->j.turn_ctx = ctx;
+}
+
 struct task_result *grade_end(struct grading *g)
 {
+    if (g->checked)
+        grade_check(g);
     double t0 = now_s();
     if (g->speed_next)
         run_speed(&g->j);

@@ -105,15 +105,20 @@ void grade_opts_init(struct grade_opts *o);
  * several processes at once on different exbuild/work dirs. */
 struct task_result *grade_task(const struct task *t, const struct grade_opts *o);
 
-/* grade_task in two halves, for grade_many: grade_begin runs steps 1-5 and 7 (up to the
- * verifier's verdict, with the sanitizers beside the verifier), grade_end steps 6 and 8 when
- * they are due (the times that need the GPU alone, and a second look) and hands over the
- * result, as grade_task would. In between the grading holds its work dir and nothing on the
- * GPU. */
+/* grade_task in three parts, for grade_many and grade_ahead. grade_begin runs the steps up to
+ * the exercise's graded run (1-4); grade_check the verifier with the sanitizers beside it (5,
+ * 7); grade_end the times that need the GPU alone (6, a second look) and ncu's (8), when
+ * they are due, and hands over the result as grade_task would (it runs grade_check first when
+ * it was not). In between, the grading holds its work dir and nothing on the GPU. */
 struct grading;
 struct grading *grade_begin(const struct task *t, const struct grade_opts *o);
-/* 1 when grade_end will time: the answer was right and nothing else was found. */
+void grade_check(struct grading *g);
+/* After grade_check: 1 when grade_end will time (the answer was right and nothing else was
+ * found). */
 int grading_times_next(const struct grading *g);
+/* grade_end's timed runs (the reference's, a second look, ncu's) call wait(ctx) at their
+ * gates, their programs started and their devices open, before they ask for their turn. */
+void grading_turn_wait(struct grading *g, void (*wait)(void *ctx), void *ctx);
 struct task_result *grade_end(struct grading *g);
 
 /* Before grading several tasks with the same options: the reference solutions of tasks[0..n)
@@ -133,17 +138,26 @@ void grade_batch_free(struct grade_batch *b);
 /* 1 when b made the reference solutions of its tasks (NULL: 0). */
 int grade_batch_course_built(const struct grade_batch *b);
 
-/* Several tasks at once (grade_many.c): tasks[0..n) graded by up to `jobs` threads, every
- * grade_begin before any grade_end (whose runs, timed alone, start up to 4 x jobs at once), each
- * result handed to done (which owns it) in the order of tasks, on the calling thread. The
- * gradings share o, its GPU lock included: a timed run holds the GPU alone as it would graded
- * alone. Without o->gpu_lock, or with o->build and the references not made by o->batch (each
- * grading would make them in the same tree), they are graded one after the other. When
- * o->cancel is raised no task is started; the gradings under way end as cancelled and are
- * handed over. Returns how many results were handed over. */
+/* Several tasks at once (grade_many.c): tasks[0..n) begun in order by `jobs` threads (no more
+ * than `jobs` waiting to be checked) and checked by `jobs` others (grade_begin, grade_check);
+ * each one's times (grade_end) start on a thread of their own (up to 4 x jobs) as soon as its
+ * verdict is in, but no run of theirs takes its turn at the GPU before every task has its
+ * verdict. Each result is handed to done (which owns it) in
+ * the order of tasks, on the calling thread. The gradings share o, its GPU lock included: a
+ * timed run holds the GPU alone as it would graded alone. Without o->gpu_lock, or with
+ * o->build and the references not made by o->batch (each grading would make them in the same
+ * tree), they are graded one after the other. When o->cancel is raised no task is started;
+ * the gradings under way end as cancelled and are handed over. Returns how many results were
+ * handed over. */
 typedef void (*grade_done_fn)(size_t i, struct task_result *r, void *user);
 size_t grade_many(const struct task *const *tasks, size_t n, const struct grade_opts *o,
                   unsigned jobs, grade_done_fn done, void *user);
+/* One task after another, as grade_task would, except that the next task's grade_begin (its
+ * build's share, symbols, cases and graded run) goes on beside this one's grade_check and
+ * grade_end, never more than one ahead; results to done as grade_many's. Without
+ * o->gpu_lock, one after the other. */
+size_t grade_ahead(const struct task *const *tasks, size_t n, const struct grade_opts *o,
+                   grade_done_fn done, void *user);
 /* How many gradings grade_many would run at once for jobs asked. */
 unsigned grade_many_jobs(const struct grade_opts *o, unsigned jobs);
 

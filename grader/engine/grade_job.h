@@ -59,6 +59,16 @@ struct job {
     const char *san_small;
     volatile sig_atomic_t san_cancel;
     struct grade_facts facts;          /* what the steps found (decide.h) */
+    /* Called at the gate of a timed run, before it asks for its turn (NULL: none): grade_end's
+     * runs wait there for grade_many's first stage to end. */
+    void (*turn_wait)(void *ctx);
+    void *turn_ctx;
+    /* The ncu cross-check's draw (grade_ncu.c), in [0, 1), -1 before it; a drawn grading's
+     * first look, taken before the reference's time, and how it ended. */
+    double ncu_draw;
+    int ncu_looked;
+    char *ncu_first;
+    char ncu_first_how[256];
 };
 
 
@@ -130,8 +140,14 @@ void san_finish(struct job *j, int keep);
  * $CUDA_HOME/bin, in /usr/local/cuda/bin; malloc'd, NULL when none. */
 char *find_cuda_tool(const char *given, const char *name);
 
-/* grade_ncu.c: the speed case once more under ncu, when drawn (grade_ncu.h); records
- * speed.ncu and, when the times disagree, the implausible fact. */
+/* grade_ncu.c: the speed case once more under ncu (grade_ncu.h). ncu_draw_look draws whether
+ * this grading is cross-checked whatever its ratio, and when it is, takes ncu's first look
+ * (the GPU shared, a turn as a first look's), before the reference is timed: the draw does not
+ * wait for the ratio, and the first look then does not wait for the times alone. step_ncu,
+ * after the speed passed, cross-checks when drawn or faster than the reference (the first
+ * look taken now when none was), looks again with the GPU alone when the first look does not
+ * settle it, and records speed.ncu and, when the times disagree, the implausible fact. */
+void ncu_draw_look(struct job *j);
 void step_ncu(struct job *j);
 
 #endif /* GRADER_GRADE_JOB_H */

@@ -1,4 +1,4 @@
-/* grade_many.c — several tasks of one grading at once (grade.h: grade_many).
+/* grade_many.c — several tasks of one grading at once (grade.h: grade_many, grade_ahead).
  *
  * A task's grading spends most of its wall time off the GPU, or on it untimed: the build's
  * share, the objdump of its symbols, the verifier on every core, the sanitizers, the starts
@@ -7,93 +7,169 @@
  * lets one timed run at a time hold it, so a time is taken as fairly as alone. Without a lock
  * there is no such promise, and the tasks are graded one after the other.
  *
- * The gradings go in two stages, the first over every task before the second begins (grade.h:
- * grade_begin, grade_end), so that what each runs on the GPU meets only its own kind:
- *   1. on `jobs` threads, up to the verifier's verdict: the first looks, timed one at a time
- *      (beside the sanitizers, which only make them slower: a too-slow verdict gets a second
- *      look alone), and the sanitizers beside the verifier;
- *   2. on up to 4 x jobs threads, the times that need the GPU alone: the reference's, a
- *      second look, ncu's when its first look does not settle. A run waiting for the GPU
- *      alone lets no other run start (gpulock.c), so these runs are started together, and
- *      come to their gates one after another with no start between them.
- * Mixed, as they were, every reference's time waited for the sanitizers then running to end,
- * and on the H200 those waits were a third of a course's wall.
+ * grade_many goes in two stages, so that what each runs on the GPU meets only its own kind:
+ *   1. every task up to the verifier's verdict, in two steps on `jobs` threads each: begun
+ *      (grade_begin: its build's share, symbols, cases and graded run, the first looks timed
+ *      one at a time), then checked (grade_check: the verifier, the sanitizers beside it). A
+ *      beginner takes the next task while the checkers still verify the last ones, so that
+ *      the first looks follow one another at the GPU while the CPU verifies; no more than
+ *      `jobs` begun tasks wait to be checked. The first looks run beside the sanitizers,
+ *      which only make them slower: a too-slow verdict gets a second look alone.
+ *   2. the times (grade_end): the reference's, a second look, ncu's. Each task's are started
+ *      on a thread of their own (up to 4 x jobs) as soon as its verdict is in, so that their
+ *      programs start, open their devices and wait at their gates beside stage 1; none of them
+ *      asks for its turn before stage 1 has ended everywhere (the door below). A run waiting
+ *      for the GPU alone lets no other run start (gpulock.c), and, mixed with stage 1 as they
+ *      once were, every reference's time waited for the sanitizers then running to end: on
+ *      the H200 those waits were a third of a course's wall. Started only once stage 1 was
+ *      over, they then spent two seconds reaching their gates. A drawn ncu cross-check's
+ *      first look (grade.c: run_speed) waits at the door too: beside the sanitizers its turn
+ *      took two seconds or more, after them under one.
+ * grade_ahead is one task at a time, but with the next task's first part (its build's share,
+ * its symbols, its cases, its graded run) going on while this one is verified, sanitized and
+ * timed: a class grades each student this way, and its GPU's turn no longer waits for a
+ * student's next program to start.
  *
- * The results reach the caller in the order of the tasks, on its own thread, so a report or a
- * progress line reads the same whatever finished first: after stage 1 as far as no task to be
- * timed stands before, the rest after stage 2. */
+ * The results reach the caller in the order of the tasks, on its own thread, as soon as they
+ * and every one before them are over: a report or a progress line reads the same whatever
+ * finished first. */
 #include <pthread.h>
 #include <stdlib.h>
 
 #include "grade.h"
 #include "util.h"
 
-enum stage { STAGE_BEGIN, STAGE_TIME };
+#define MAX_THREADS 128
 
 struct many {
     const struct task *const *tasks;
+    size_t n;
     const struct grade_opts *o;
-    enum stage stage;
+    unsigned jobs;
     pthread_mutex_t lock;
-    size_t *todo, n_todo, next;     /* the tasks of this stage, and the next one to take */
-    size_t begun;                   /* tasks 0..begun-1 were begun (a cancel stops the rest) */
-    struct grading **g;             /* [n]: begun, not yet ended */
+    pthread_cond_t changed;         /* anything below changed */
+    size_t next;                    /* the next task to begin; 0..next-1 were begun */
+    size_t *begun, n_begun, n_checking; /* tasks begun, in that order; how many taken to check */
+    unsigned beginners_left, checkers_left; /* stage 1's threads still running */
+    int first_over;                 /* stage 1 is over: the door is open, nothing more queued */
+    size_t *queue, n_queued, n_taken; /* stage 2: tasks to time, in the order they came */
+    unsigned timers, max_timers, idle; /* timer threads started, at most, waiting for a task */
+    pthread_t timer[MAX_THREADS];
+    struct grading **g;             /* [n]: begun, or checked with its times to be taken */
     struct task_result **results;   /* [n] */
     unsigned char *final;           /* [n]: 1 once results[i] is (it may be NULL) */
 };
 
 static int cancelled(const struct grade_opts *o) { return o->cancel && *o->cancel; }
 
-static void *worker(void *arg)
+static void finish(struct many *m, size_t i, struct task_result *r)
+{
+    pthread_mutex_lock(&m->lock);
+    m->results[i] = r;
+    m->final[i] = 1;
+    pthread_cond_broadcast(&m->changed);
+    pthread_mutex_unlock(&m->lock);
+}
+
+/* At the gate of a run of grade_end's that takes a turn (grade.h: grading_turn_wait). */
+static void door(void *arg)
+{
+    struct many *m = arg;
+    pthread_mutex_lock(&m->lock);
+    while (!m->first_over)
+        pthread_cond_wait(&m->changed, &m->lock);
+    pthread_mutex_unlock(&m->lock);
+}
+
+/* Stage 2: the queued tasks' times, until the first stage is over and the queue empty. */
+static void *timer(void *arg)
 {
     struct many *m = arg;
     for (;;) {
         pthread_mutex_lock(&m->lock);
-        int stop = m->next == m->n_todo || (m->stage == STAGE_BEGIN && cancelled(m->o));
-        size_t i = stop ? 0 : m->todo[m->next++];
+        m->idle++;
+        while (m->n_taken == m->n_queued && !m->first_over)
+            pthread_cond_wait(&m->changed, &m->lock);
+        m->idle--;
+        int none = m->n_taken == m->n_queued;
+        size_t i = none ? 0 : m->queue[m->n_taken++];
+        struct grading *g = none ? NULL : m->g[i];
+        pthread_mutex_unlock(&m->lock);
+        if (none)
+            return NULL;
+        finish(m, i, grade_end(g));
+    }
+}
+
+/* Stage 1, first part: each task up to its graded run, in order, no more than `jobs` of them
+ * waiting to be checked. */
+static void *beginner(void *arg)
+{
+    struct many *m = arg;
+    for (;;) {
+        pthread_mutex_lock(&m->lock);
+        while (m->n_begun - m->n_checking >= m->jobs && !cancelled(m->o))
+            pthread_cond_wait(&m->changed, &m->lock);
+        int stop = m->next == m->n || cancelled(m->o);
+        size_t i = stop ? 0 : m->next++;
         pthread_mutex_unlock(&m->lock);
         if (stop)
-            return NULL;
-        switch (m->stage) {
-        case STAGE_BEGIN:
-            m->g[i] = grade_begin(m->tasks[i], m->o);
             break;
-        case STAGE_TIME:
-            m->results[i] = grade_end(m->g[i]);
-            m->g[i] = NULL;
-            m->final[i] = 1;
+        struct grading *g = grade_begin(m->tasks[i], m->o);
+        pthread_mutex_lock(&m->lock);
+        m->g[i] = g;
+        m->begun[m->n_begun++] = i;
+        pthread_cond_broadcast(&m->changed);
+        pthread_mutex_unlock(&m->lock);
+    }
+    pthread_mutex_lock(&m->lock);
+    m->beginners_left--;
+    pthread_cond_broadcast(&m->changed);
+    pthread_mutex_unlock(&m->lock);
+    return NULL;
+}
+
+/* Stage 1, second part: the begun tasks checked; those with times to take queued for a timer
+ * thread, started for them while fewer than 4 x jobs run. The last checker to end opens the
+ * door, and becomes a timer itself when no timer thread could be started. */
+static void *checker(void *arg)
+{
+    struct many *m = arg;
+    for (;;) {
+        pthread_mutex_lock(&m->lock);
+        while (m->n_checking == m->n_begun && m->beginners_left > 0)
+            pthread_cond_wait(&m->changed, &m->lock);
+        int stop = m->n_checking == m->n_begun;
+        size_t i = stop ? 0 : m->begun[m->n_checking++];
+        struct grading *g = stop ? NULL : m->g[i];
+        pthread_cond_broadcast(&m->changed); /* room for a beginner */
+        pthread_mutex_unlock(&m->lock);
+        if (stop)
             break;
+        grade_check(g);
+        if (!grading_times_next(g)) {
+            finish(m, i, grade_end(g));
+            continue;
         }
+        grading_turn_wait(g, door, m);
+        pthread_mutex_lock(&m->lock);
+        m->queue[m->n_queued++] = i;
+        if (m->timers < m->max_timers && m->n_queued - m->n_taken > m->idle &&
+            pthread_create(&m->timer[m->timers], NULL, timer, m) == 0)
+            m->timers++;
+        pthread_cond_broadcast(&m->changed);
+        pthread_mutex_unlock(&m->lock);
     }
-}
-
-/* One stage over todo[0..n_todo) on up to width threads (or this one, when none can be had). */
-static void run_stage(struct many *m, enum stage s, unsigned width)
-{
-    m->stage = s;
-    m->next = 0;
-    if (width > m->n_todo)
-        width = (unsigned)m->n_todo;
-    pthread_t th[128];
-    unsigned started = 0;
-    while (started < width && started < sizeof th / sizeof *th &&
-           pthread_create(&th[started], NULL, worker, m) == 0)
-        started++;
-    if (started == 0)
-        worker(m);
-    for (unsigned t = 0; t < started; t++)
-        pthread_join(th[t], NULL);
-}
-
-/* Hands results[from..n) over in order, up to the first one not final; returns where it
- * stopped. */
-static size_t hand_over(struct many *m, size_t from, size_t n, grade_done_fn done, void *user)
-{
-    while (from < n && m->final[from]) {
-        done(from, m->results[from], user);
-        m->results[from++] = NULL;
-    }
-    return from;
+    pthread_mutex_lock(&m->lock);
+    int last = --m->checkers_left == 0;
+    if (last)
+        m->first_over = 1;
+    pthread_cond_broadcast(&m->changed);
+    int orphans = last && m->timers == 0 && m->n_taken < m->n_queued;
+    pthread_mutex_unlock(&m->lock);
+    if (orphans)
+        timer(m);
+    return NULL;
 }
 
 unsigned grade_many_jobs(const struct grade_opts *o, unsigned jobs)
@@ -106,51 +182,159 @@ unsigned grade_many_jobs(const struct grade_opts *o, unsigned jobs)
     return jobs;
 }
 
+/* Hands the results over in order, each as soon as it and every one before it are final, until
+ * every task begun was; returns how many. */
+static size_t hand_over(struct many *m, grade_done_fn done, void *user)
+{
+    size_t handed = 0;
+    for (;;) {
+        pthread_mutex_lock(&m->lock);
+        while (handed < m->n && !m->final[handed] &&
+               !(m->checkers_left == 0 && handed >= m->next))
+            pthread_cond_wait(&m->changed, &m->lock);
+        int more = handed < m->n && m->final[handed];
+        struct task_result *r = more ? m->results[handed] : NULL;
+        pthread_mutex_unlock(&m->lock);
+        if (!more)
+            return handed;
+        done(handed, r, user);
+        handed++;
+    }
+}
+
+static size_t one_by_one(const struct task *const *tasks, size_t n, const struct grade_opts *o,
+                         grade_done_fn done, void *user)
+{
+    size_t handed = 0;
+    for (size_t i = 0; i < n && !cancelled(o); i++, handed++)
+        done(i, grade_task(tasks[i], o), user);
+    return handed;
+}
+
 size_t grade_many(const struct task *const *tasks, size_t n, const struct grade_opts *o,
                   unsigned jobs, grade_done_fn done, void *user)
 {
     jobs = grade_many_jobs(o, jobs);
     if (jobs > n)
         jobs = (unsigned)n;
-    size_t handed = 0;
-    if (jobs <= 1) {
-        for (size_t i = 0; i < n && !cancelled(o); i++, handed++)
-            done(i, grade_task(tasks[i], o), user);
-        return handed;
-    }
-    struct many m = {.tasks = tasks, .o = o};
+    if (jobs <= 1)
+        return one_by_one(tasks, n, o, done, user);
+    struct many m = {.tasks = tasks, .n = n, .o = o, .jobs = jobs};
     pthread_mutex_init(&m.lock, NULL);
-    m.todo = xcalloc(n, sizeof *m.todo);
+    pthread_cond_init(&m.changed, NULL);
+    m.begun = xcalloc(n, sizeof *m.begun);
+    m.queue = xcalloc(n, sizeof *m.queue);
     m.g = xcalloc(n, sizeof *m.g);
     m.results = xcalloc(n, sizeof *m.results);
     m.final = xcalloc(n, 1);
+    m.max_timers = 4 * jobs < MAX_THREADS ? 4 * jobs : MAX_THREADS;
 
-    for (size_t i = 0; i < n; i++)
-        m.todo[i] = i;
-    m.n_todo = n;
-    run_stage(&m, STAGE_BEGIN, jobs);
-    while (m.begun < n && m.g[m.begun])
-        m.begun++;
-
-    /* what needs no time ends here, and is handed over as far as the order allows */
-    m.n_todo = 0;
-    for (size_t i = 0; i < m.begun; i++) {
-        if (grading_times_next(m.g[i])) {
-            m.todo[m.n_todo++] = i;
-        } else {
-            m.results[i] = grade_end(m.g[i]);
-            m.g[i] = NULL;
-            m.final[i] = 1;
-        }
+    /* jobs threads of each kind; the calling thread checks when no checker could be started */
+    pthread_t th[2 * MAX_THREADS];
+    unsigned started = 0, beginners = 0;
+    pthread_mutex_lock(&m.lock);
+    while (beginners < jobs && pthread_create(&th[started], NULL, beginner, &m) == 0)
+        m.beginners_left = ++beginners, started++;
+    while (beginners > 0 && started - beginners < jobs &&
+           pthread_create(&th[started], NULL, checker, &m) == 0)
+        m.checkers_left = ++started - beginners;
+    int self_check = beginners > 0 && started == beginners;
+    if (self_check)
+        m.checkers_left = 1;
+    pthread_mutex_unlock(&m.lock);
+    size_t handed;
+    if (beginners == 0) {
+        handed = one_by_one(tasks, n, o, done, user);
+    } else {
+        if (self_check)
+            checker(&m);
+        handed = hand_over(&m, done, user);
+        for (unsigned t = 0; t < started; t++)
+            pthread_join(th[t], NULL);
+        /* every timer was started by a checker, all of which have ended */
+        for (unsigned t = 0; t < m.timers; t++)
+            pthread_join(m.timer[t], NULL);
     }
-    handed = hand_over(&m, 0, m.begun, done, user);
-    run_stage(&m, STAGE_TIME, 4 * jobs);
-    handed = hand_over(&m, handed, m.begun, done, user);
-
     free(m.final);
     free(m.results);
     free(m.g);
-    free(m.todo);
+    free(m.queue);
+    free(m.begun);
+    pthread_cond_destroy(&m.changed);
     pthread_mutex_destroy(&m.lock);
+    return handed;
+}
+
+/* ======================================================================= grade_ahead */
+struct ahead {
+    const struct task *const *tasks;
+    size_t n;
+    const struct grade_opts *o;
+    pthread_mutex_t lock;
+    pthread_cond_t changed;
+    struct grading **g; /* [n]: begun, not yet taken */
+    size_t begun;       /* tasks 0..begun-1 were begun */
+    size_t taken;       /* tasks 0..taken-1 were taken to be checked */
+    int over;           /* the beginning thread has ended */
+};
+
+/* One task's first part at a time, at most one ahead of the task being checked. */
+static void *begin_ahead(void *arg)
+{
+    struct ahead *a = arg;
+    for (size_t i = 0; i < a->n; i++) {
+        pthread_mutex_lock(&a->lock);
+        while (a->taken < i && !cancelled(a->o)) /* task i-1 is not yet being checked */
+            pthread_cond_wait(&a->changed, &a->lock);
+        pthread_mutex_unlock(&a->lock);
+        if (cancelled(a->o))
+            break;
+        struct grading *g = grade_begin(a->tasks[i], a->o);
+        pthread_mutex_lock(&a->lock);
+        a->g[i] = g;
+        a->begun = i + 1;
+        pthread_cond_broadcast(&a->changed);
+        pthread_mutex_unlock(&a->lock);
+    }
+    pthread_mutex_lock(&a->lock);
+    a->over = 1;
+    pthread_cond_broadcast(&a->changed);
+    pthread_mutex_unlock(&a->lock);
+    return NULL;
+}
+
+size_t grade_ahead(const struct task *const *tasks, size_t n, const struct grade_opts *o,
+                   grade_done_fn done, void *user)
+{
+    if (!o->gpu_lock || n < 2)
+        return one_by_one(tasks, n, o, done, user);
+    struct ahead a = {.tasks = tasks, .n = n, .o = o};
+    pthread_mutex_init(&a.lock, NULL);
+    pthread_cond_init(&a.changed, NULL);
+    a.g = xcalloc(n, sizeof *a.g);
+    pthread_t th;
+    size_t handed = 0;
+    if (pthread_create(&th, NULL, begin_ahead, &a) != 0) {
+        handed = one_by_one(tasks, n, o, done, user);
+    } else {
+        for (;;) {
+            pthread_mutex_lock(&a.lock);
+            while (a.begun == handed && !a.over)
+                pthread_cond_wait(&a.changed, &a.lock);
+            struct grading *g = a.begun > handed ? a.g[handed] : NULL;
+            if (g)
+                a.taken = handed + 1;
+            pthread_cond_broadcast(&a.changed);
+            pthread_mutex_unlock(&a.lock);
+            if (!g)
+                break;
+            done(handed, grade_end(g), user); /* grade_end checks it first */
+            handed++;
+        }
+        pthread_join(th, NULL);
+    }
+    free(a.g);
+    pthread_cond_destroy(&a.changed);
+    pthread_mutex_destroy(&a.lock);
     return handed;
 }

@@ -289,21 +289,57 @@ static void ncu_judge(struct job *j, const char *text, const char *speed_case)
                  speed_case, r->time_ms, r->ncu_ms, k.n, NCU_REPS);
 }
 
+/* The tool, its view in the sandbox added once; NULL (and r->ncu unavailable) when none. */
+static char *ncu_tool(struct job *j)
+{
+    char *tool = find_cuda_tool(j->o->ncu, "ncu");
+    if (!tool) {
+        unavailable(j->r, j->o->ncu ? "ncu: the path given is not an executable"
+                                    : "ncu not found (PATH, CUDA_HOME/bin, /usr/local/cuda/bin)");
+        return NULL;
+    }
+    if (!j->ncu_looked)
+        ncu_view(j, tool);
+    return tool;
+}
+
+void ncu_draw_look(struct job *j)
+{
+    j->ncu_draw = ncu_draw();
+    const struct case_result *sc = job_flagged_case(j->r, task_speed_case(j->t), CASE_FLAG_SPEED);
+    /* drawn: cross-checked whatever the ratio turns out to be */
+    if (!ncu_wanted(0, j->o->ncu_share, j->ncu_draw) || !sc || job_cancelled(j))
+        return;
+    char *tool = find_cuda_tool(j->o->ncu, "ncu");
+    if (!tool)
+        return; /* step_ncu says so, if the speed passes */
+    job_progress(j, GRADE_STEP_REFERENCE, "cross-checking under ncu");
+    ncu_view(j, tool);
+    j->ncu_first = ncu_run(j, tool, sc->name, GPU_TIMED, j->ncu_first_how,
+                           sizeof j->ncu_first_how);
+    j->ncu_looked = 1;
+    free(tool);
+}
+
 void step_ncu(struct job *j)
 {
     struct task_result *r = j->r;
-    if (!r->speed_measured || !ncu_wanted(r->speed_ratio, j->o->ncu_share, ncu_draw()))
+    double draw = j->ncu_draw >= 0 ? j->ncu_draw : ncu_draw();
+    if (!r->speed_measured || !ncu_wanted(r->speed_ratio, j->o->ncu_share, draw))
         return;
     job_progress(j, GRADE_STEP_REFERENCE, "cross-checking under ncu");
-    char *tool = find_cuda_tool(j->o->ncu, "ncu");
-    if (!tool) {
-        unavailable(r, j->o->ncu ? "ncu: the path given is not an executable"
-                                 : "ncu not found (PATH, CUDA_HOME/bin, /usr/local/cuda/bin)");
+    char *tool = ncu_tool(j);
+    if (!tool)
         return;
-    }
-    ncu_view(j, tool);
     char how[256] = "";
-    char *text = ncu_run(j, tool, r->speed_case, GPU_TIMED, how, sizeof how);
+    char *text;
+    if (j->ncu_looked) {
+        text = j->ncu_first;
+        j->ncu_first = NULL;
+        snprintf(how, sizeof how, "%s", j->ncu_first_how);
+    } else {
+        text = ncu_run(j, tool, r->speed_case, GPU_TIMED, how, sizeof how);
+    }
     if (!job_cancelled(j) && (how[0] || !ncu_settles(text, r->time_ms))) {
         free(text);
         how[0] = 0;

@@ -167,6 +167,41 @@ PY
 [ $? -eq 0 ] && ok "a second grading too slow against a shared time timed the reference again" ||
   { bad "shared reference in the verdict"; cat "$TEST_TMP/slowpair.check" "$TEST_TMP/slowpair.out"; }
 
+# ---- one student's tasks in line (grade.h: grade_ahead): the next task's graded run starts
+# while this one is verified, sanitized and timed, and never more than one task ahead
+mkdir -p "$TEST_TMP/inline"
+for t in "${TASKS[@]}"; do
+  mkdir -p "$TEST_TMP/inline/ann/exercises/$(dirname "$t")"
+  cp "$COURSE_DIR/solutions/$t.cu" "$TEST_TMP/inline/ann/exercises/$t.cu"
+done
+san_path=$PATH
+command -v compute-sanitizer >/dev/null 2>&1 || [ -x "${CUDA_HOME:-/usr/local/cuda}/bin/compute-sanitizer" ] ||
+  san_path="$ROOT/tests/grader/fake-sanitizer:$PATH"
+PATH=$san_path GRADER_GPU_TRACE=$TEST_TMP/inline.trace "${G[@]}" class "$TEST_TMP/inline" \
+  --course "$COURSE_DIR" --timeout 3 --jobs 1 --work "$TEST_TMP/work3" >"$TEST_TMP/inline.out" 2>&1
+python3 - "$TEST_TMP/inline.trace" "$TEST_TMP/inline/ann/results.json" <<'PY' >"$TEST_TMP/inline.check" 2>&1
+import json, sys
+rows = [f for f in (l.split() for l in open(sys.argv[1])) if len(f) == 9]
+# the course's order, as the results list the tasks
+order = [t["extra_data"]["task"].split("/")[-1] for t in json.load(open(sys.argv[2]))["tests"]]
+look = {f[1]: float(f[4]) for f in rows if f[3] == "timed" and f[2] == f[1]}
+san_end, any_end = {}, {}
+for f in rows:
+    any_end[f[1]] = max(any_end.get(f[1], 0), float(f[8]))
+    if f[2] == "compute-sanitizer":
+        san_end[f[1]] = max(san_end.get(f[1], 0), float(f[8]))
+tasks = [t for t in order if t in look]
+assert len(tasks) >= 4 and len(san_end) >= 3, (tasks, sorted(san_end))
+ahead = [b for a, b in zip(tasks, tasks[1:]) if look[b] < any_end[a]]
+assert ahead, "no task's run started before the one before it had ended"
+for a, c in zip(tasks, tasks[2:]):
+    if a in san_end:
+        assert look[c] >= san_end[a] - 1e-6, ("two tasks ahead", a, c)
+print("ahead:", ahead)
+PY
+[ $? -eq 0 ] && ok "a student's next run starts while this task is checked, one task ahead at most" ||
+  { bad "tasks in line"; cat "$TEST_TMP/inline.check"; tail -5 "$TEST_TMP/inline.out"; }
+
 # ---- the Slurm script, written but not submitted
 make_class "$TEST_TMP/dry"
 "${G[@]}" class "$TEST_TMP/dry" "${OPTS[@]}" --slurm --dry-run --no-course-build --chunk 5 --time 20 \

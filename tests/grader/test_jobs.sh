@@ -58,17 +58,19 @@ for a, b in zip(turns, turns[1:]):
     assert b[0] >= a[1] - 1e-6, ("two turns at once", a, b)
 ' "$TEST_TMP/four.json"
 
-# The stages of grade_many.c: every first look and every sanitizer ends before any run that
-# needs the GPU alone is asked for (a reference's time, a second look, ncu alone), so none of
-# those waits for a sanitizer to end.
-py_json "four at once: first looks and sanitizers, then the runs that need the GPU alone" '
+# The stages of grade_many.c: no run that needs the GPU alone (a reference's time, a second look,
+# ncu alone) takes its turn before every first look and every sanitizer has ended, so none of
+# them waits for a sanitizer; but their programs start beside the first stage, so that they
+# are at their gates when it ends.
+py_json "four at once: first looks and sanitizers, then the runs alone, started beside them" '
 rows = [f for f in (l.split() for l in open(sys.argv[1].replace(".json", ".trace"))) if len(f) == 9]
 looks = [f for f in rows if f[3] == "timed" and f[2] != "ncu"]
 tools = [f for f in rows if f[2] == "compute-sanitizer"]
-alone = [f for f in rows if f[3] == "alone"]
+alone = [f for f in rows if f[3] == "alone" and f[6] != "-"]
 assert len(looks) >= 10 and len(tools) >= 10 and len(alone) >= 2, (len(looks), len(tools), len(alone))
 last = max(float(f[8]) for f in looks + tools)
-assert min(float(f[4]) for f in alone) >= last - 1e-6, ("timed alone before a first stage ended", last)
+assert min(float(f[6]) for f in alone) >= last - 1e-6, ("alone before the first stage ended", last)
+assert min(float(f[4]) for f in alone) < last, ("no run alone started beside the first stage", last)
 ' "$TEST_TMP/four.json"
 
 # the progress lines come in the tasks order, whichever finished first
