@@ -27,8 +27,9 @@
  *      took two seconds or more, after them under one.
  * grade_ahead is one task at a time, but with the next task's first part (its build's share,
  * its symbols, its cases, its graded run) going on while this one is verified, sanitized and
- * timed: a class grades each student this way, and its GPU's turn no longer waits for a
- * student's next program to start.
+ * timed: the same pipeline with one thread of each kind, the checker timing its tasks itself.
+ * A class grades each student this way, and its GPU's turn no longer waits for a student's
+ * next program to start.
  *
  * The results reach the caller in the order of the tasks, on its own thread, as soon as they
  * and every one before them are over: a report or a progress line reads the same whatever
@@ -46,6 +47,7 @@ struct many {
     size_t n;
     const struct grade_opts *o;
     unsigned jobs;
+    int times_inline;               /* grade_ahead: a checker takes its task's times itself */
     pthread_mutex_t lock;
     pthread_cond_t changed;         /* anything below changed */
     size_t next;                    /* the next task to begin; 0..next-1 were begun */
@@ -147,7 +149,7 @@ static void *checker(void *arg)
         if (stop)
             break;
         grade_check(g);
-        if (!grading_times_next(g)) {
+        if (m->times_inline || !grading_times_next(g)) {
             finish(m, i, grade_end(g));
             continue;
         }
@@ -211,15 +213,12 @@ static size_t one_by_one(const struct task *const *tasks, size_t n, const struct
     return handed;
 }
 
-size_t grade_many(const struct task *const *tasks, size_t n, const struct grade_opts *o,
-                  unsigned jobs, grade_done_fn done, void *user)
+/* The pipeline of both: `jobs` beginners and `jobs` checkers, and the times on timer threads
+ * behind the door, or taken by the checkers themselves (times_inline). */
+static size_t pipeline(const struct task *const *tasks, size_t n, const struct grade_opts *o,
+                       unsigned jobs, int times_inline, grade_done_fn done, void *user)
 {
-    jobs = grade_many_jobs(o, jobs);
-    if (jobs > n)
-        jobs = (unsigned)n;
-    if (jobs <= 1)
-        return one_by_one(tasks, n, o, done, user);
-    struct many m = {.tasks = tasks, .n = n, .o = o, .jobs = jobs};
+    struct many m = {.tasks = tasks, .n = n, .o = o, .jobs = jobs, .times_inline = times_inline};
     pthread_mutex_init(&m.lock, NULL);
     pthread_cond_init(&m.changed, NULL);
     m.begun = xcalloc(n, sizeof *m.begun);
@@ -265,76 +264,23 @@ size_t grade_many(const struct task *const *tasks, size_t n, const struct grade_
     return handed;
 }
 
-/* ======================================================================= grade_ahead */
-struct ahead {
-    const struct task *const *tasks;
-    size_t n;
-    const struct grade_opts *o;
-    pthread_mutex_t lock;
-    pthread_cond_t changed;
-    struct grading **g; /* [n]: begun, not yet taken */
-    size_t begun;       /* tasks 0..begun-1 were begun */
-    size_t taken;       /* tasks 0..taken-1 were taken to be checked */
-    int over;           /* the beginning thread has ended */
-};
-
-/* One task's first part at a time, at most one ahead of the task being checked. */
-static void *begin_ahead(void *arg)
+size_t grade_many(const struct task *const *tasks, size_t n, const struct grade_opts *o,
+                  unsigned jobs, grade_done_fn done, void *user)
 {
-    struct ahead *a = arg;
-    for (size_t i = 0; i < a->n; i++) {
-        pthread_mutex_lock(&a->lock);
-        while (a->taken < i && !cancelled(a->o)) /* task i-1 is not yet being checked */
-            pthread_cond_wait(&a->changed, &a->lock);
-        pthread_mutex_unlock(&a->lock);
-        if (cancelled(a->o))
-            break;
-        struct grading *g = grade_begin(a->tasks[i], a->o);
-        pthread_mutex_lock(&a->lock);
-        a->g[i] = g;
-        a->begun = i + 1;
-        pthread_cond_broadcast(&a->changed);
-        pthread_mutex_unlock(&a->lock);
-    }
-    pthread_mutex_lock(&a->lock);
-    a->over = 1;
-    pthread_cond_broadcast(&a->changed);
-    pthread_mutex_unlock(&a->lock);
-    return NULL;
+    jobs = grade_many_jobs(o, jobs);
+    if (jobs > n)
+        jobs = (unsigned)n;
+    if (jobs <= 1)
+        return one_by_one(tasks, n, o, done, user);
+    return pipeline(tasks, n, o, jobs, 0, done, user);
 }
 
+/* One beginner and one checker: the beginner waits while a begun task waits to be checked, so
+ * it is never more than one task ahead, and the checker takes each task's times itself. */
 size_t grade_ahead(const struct task *const *tasks, size_t n, const struct grade_opts *o,
                    grade_done_fn done, void *user)
 {
     if (!o->gpu_lock || n < 2)
         return one_by_one(tasks, n, o, done, user);
-    struct ahead a = {.tasks = tasks, .n = n, .o = o};
-    pthread_mutex_init(&a.lock, NULL);
-    pthread_cond_init(&a.changed, NULL);
-    a.g = xcalloc(n, sizeof *a.g);
-    pthread_t th;
-    size_t handed = 0;
-    if (pthread_create(&th, NULL, begin_ahead, &a) != 0) {
-        handed = one_by_one(tasks, n, o, done, user);
-    } else {
-        for (;;) {
-            pthread_mutex_lock(&a.lock);
-            while (a.begun == handed && !a.over)
-                pthread_cond_wait(&a.changed, &a.lock);
-            struct grading *g = a.begun > handed ? a.g[handed] : NULL;
-            if (g)
-                a.taken = handed + 1;
-            pthread_cond_broadcast(&a.changed);
-            pthread_mutex_unlock(&a.lock);
-            if (!g)
-                break;
-            done(handed, grade_end(g), user); /* grade_end checks it first */
-            handed++;
-        }
-        pthread_join(th, NULL);
-    }
-    free(a.g);
-    pthread_cond_destroy(&a.changed);
-    pthread_mutex_destroy(&a.lock);
-    return handed;
+    return pipeline(tasks, n, o, 1, 1, done, user);
 }
