@@ -142,13 +142,12 @@ int grade_batch_course_built(const struct grade_batch *b);
  * than `jobs` waiting to be checked) and checked by `jobs` others (grade_begin, grade_check);
  * each one's times (grade_end) start on a thread of their own (up to 4 x jobs) as soon as its
  * verdict is in, but no run of theirs takes its turn at the GPU before every task has its
- * verdict. Each result is handed to done (which owns it) in
- * the order of tasks, on the calling thread. The gradings share o, its GPU lock included: a
- * timed run holds the GPU alone as it would graded alone. Without o->gpu_lock, or with
- * o->build and the references not made by o->batch (each grading would make them in the same
- * tree), they are graded one after the other. When o->cancel is raised no task is started;
- * the gradings under way end as cancelled and are handed over. Returns how many results were
- * handed over. */
+ * verdict. Each result is handed to done (which owns it) in the order of tasks, on the calling
+ * thread. The gradings share o, its GPU lock included: a timed run holds the GPU alone as it
+ * would graded alone. Without o->gpu_lock, or with o->build and the references not made by
+ * o->batch (each grading would make them in the same tree), they are graded one after the
+ * other. When o->cancel is raised no task is started; the gradings under way end as cancelled
+ * and are handed over. Returns how many results were handed over. */
 typedef void (*grade_done_fn)(size_t i, struct task_result *r, void *user);
 size_t grade_many(const struct task *const *tasks, size_t n, const struct grade_opts *o,
                   unsigned jobs, grade_done_fn done, void *user);
