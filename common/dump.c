@@ -78,7 +78,7 @@ int lab_dump_write(const char *dir, const char *task, const char *case_name, int
         return -1;
     }
     int n = header_line(line, sizeof line, task, case_name, rep, seed, b);
-    size_t bytes = b->count * lab_dtype_size(b->type);
+    size_t bytes = lab_buffer_bytes(b);
     int ok = fwrite(line, 1, (size_t)n, f) == (size_t)n && fwrite(b->data, 1, bytes, f) == bytes;
     if (fclose(f) != 0 || !ok) {
         snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
@@ -128,7 +128,7 @@ int lab_dump_read(const char *dir, const char *task, const char *case_name, int 
         want[strcspn(want, "\n")] = 0;
         snprintf(err, errlen, "%s: header '%.200s' does not match the expected '%.200s'", path, got, want);
     } else {
-        size_t bytes = b->count * lab_dtype_size(b->type);
+        size_t bytes = lab_buffer_bytes(b);
         if (fread(b->data, 1, bytes, f) != bytes)
             snprintf(err, errlen, "%s: truncated (fewer than %zu elements)", path, b->count);
         else if (fgetc(f) != EOF)

@@ -350,6 +350,11 @@ typedef struct lab_buffer {
     size_t count;
     void *data;
 } lab_buffer;
+/* Its size in bytes. */
+static inline size_t lab_buffer_bytes(const lab_buffer *b)
+{
+    return b->count * lab_dtype_size(b->type);
+}
 
 /* One timed repetition's outputs go to DIR/<case>.rep<R>.<buffer>.bin: one text line
  * "LABDUMP 2 task=T case=C rep=R buffer=B seed=S type=f32 count=N\n" (S: the run's --seed),

@@ -84,13 +84,11 @@ typedef struct kept {
     uint64_t hash[TASK_MAX_BUFFERS]; // each device copy's, when it was made
 } kept;
 
-static size_t buffer_bytes(const lab_buffer *b) { return b->count * lab_dtype_size(b->type); }
-
 // b's data replaced by a copy of it in host memory of its own.
 static void keep_on_host(lab_buffer *b)
 {
-    void *copy = lab_xmalloc(buffer_bytes(b));
-    lab_parallel_memcpy(copy, b->data, buffer_bytes(b));
+    void *copy = lab_xmalloc(lab_buffer_bytes(b));
+    lab_parallel_memcpy(copy, b->data, lab_buffer_bytes(b));
     b->data = copy;
 }
 
@@ -185,7 +183,7 @@ static size_t device_keep_bytes(const lab_task *t, const lab_options *o, const l
     size_t bytes = 0;
     for (size_t i = 0; i < n && i < nd; i++)
         if (dev[i])
-            bytes += round_up(buffer_bytes(&h[i]));
+            bytes += round_up(lab_buffer_bytes(&h[i]));
     return bytes;
 }
 
@@ -211,7 +209,7 @@ static void keep_outputs_on_device(const lab_task *t, void *st, kept *k, char *r
     const size_t nd = t->device_outputs(st, dev, TASK_MAX_BUFFERS);
     k->n = task_buffers(t, st, k->b);
     for (size_t i = 0; i < k->n; i++) {
-        const size_t bytes = buffer_bytes(&k->b[i]);
+        const size_t bytes = lab_buffer_bytes(&k->b[i]);
         k->dev[i] = NULL;
         if (i < nd && dev[i]) {
             k->dev[i] = room;
@@ -232,7 +230,7 @@ static int bring_home(kept *k, uint64_t key, size_t *changed)
     for (size_t i = 0; i < k->n; i++) {
         if (!k->dev[i])
             continue;
-        const size_t bytes = buffer_bytes(&k->b[i]);
+        const size_t bytes = lab_buffer_bytes(&k->b[i]);
         if (device_hash(k->dev[i], bytes, key) != k->hash[i]) {
             *changed = i;
             return -1;
@@ -343,7 +341,7 @@ static int settle(const lab_task *t, const lab_options *o, lab_tolerance tol, co
         lab_buffer b[TASK_MAX_BUFFERS];
         size_t nb = task_buffers(t, st, b);
         for (size_t j = 0; j < nb && j < k[rep].n; j++)
-            lab_parallel_memcpy(b[j].data, k[rep].b[j].data, buffer_bytes(&b[j]));
+            lab_parallel_memcpy(b[j].data, k[rep].b[j].data, lab_buffer_bytes(&b[j]));
         t->verify(st, tol, &res->cmp);
         task_phase_end(ph, PHASE_SETTLE);
         t->destroy(st);

@@ -289,13 +289,16 @@ static void ncu_judge(struct job *j, const char *text, const char *speed_case)
                  speed_case, r->time_ms, r->ncu_ms, k.n, NCU_REPS);
 }
 
-/* The tool, its view in the sandbox added once; NULL (and r->ncu unavailable) when none. */
-static char *ncu_tool(struct job *j)
+/* The tool, its view in the sandbox added once; NULL when none, and then, when say, r->ncu
+ * unavailable with why. */
+static char *ncu_tool(struct job *j, int say)
 {
     char *tool = find_cuda_tool(j->o->ncu, "ncu");
     if (!tool) {
-        unavailable(j->r, j->o->ncu ? "ncu: the path given is not an executable"
-                                    : "ncu not found (PATH, CUDA_HOME/bin, /usr/local/cuda/bin)");
+        if (say && j->o->ncu)
+            unavailable(j->r, "ncu: the path given is not an executable");
+        else if (say)
+            unavailable(j->r, "ncu not found (PATH, CUDA_HOME/bin, /usr/local/cuda/bin)");
         return NULL;
     }
     if (!j->ncu_looked)
@@ -310,11 +313,10 @@ void ncu_draw_look(struct job *j)
     /* drawn: cross-checked whatever the ratio turns out to be */
     if (!ncu_wanted(0, j->o->ncu_share, j->ncu_draw) || !sc || job_cancelled(j))
         return;
-    char *tool = find_cuda_tool(j->o->ncu, "ncu");
+    char *tool = ncu_tool(j, 0); /* none: step_ncu says so, if the speed passes */
     if (!tool)
-        return; /* step_ncu says so, if the speed passes */
+        return;
     job_progress(j, GRADE_STEP_REFERENCE, "cross-checking under ncu");
-    ncu_view(j, tool);
     j->ncu_first = ncu_run(j, tool, sc->name, GPU_TIMED, j->ncu_first_how,
                            sizeof j->ncu_first_how);
     j->ncu_looked = 1;
@@ -328,7 +330,7 @@ void step_ncu(struct job *j)
     if (!r->speed_measured || !ncu_wanted(r->speed_ratio, j->o->ncu_share, draw))
         return;
     job_progress(j, GRADE_STEP_REFERENCE, "cross-checking under ncu");
-    char *tool = ncu_tool(j);
+    char *tool = ncu_tool(j, 1);
     if (!tool)
         return;
     char how[256] = "";
