@@ -467,6 +467,7 @@ void job_free(struct job *j)
     free(j->sol_target);
     free(j->ex_src);
     free(j->scratch);
+    free(j->bin_dir);
     sandbox_free(&j->sb);
     free(j->seed_arg);
     free(j->env_gpu);
@@ -567,6 +568,28 @@ static int make_work_dir(struct job *j)
 
 /* The build, or with --no-build the binaries as they are. The exercise file must exist: make
  * would relink an old object of a deleted file. */
+/* The binary the build left in the scratch, moved out of it and shown to the sandbox read
+ * only: every later run of the grading (the graded run, the sanitizers, a second look, ncu)
+ * executes what the object check read, and none of them can replace it for the next. */
+static int keep_binary(struct job *j)
+{
+    char *dir = job_work_file(j, "bin");
+    char *bin = path_join(dir, task_name(j->t));
+    int ok = mkdir(dir, 0700) == 0 && rename(j->ex_bin, bin) == 0;
+    if (ok) {
+        free(j->ex_bin);
+        j->ex_bin = bin;
+        j->bin_dir = dir;
+        sandbox_add_ro(&j->sb, j->ex_bin);
+    } else {
+        job_fact(j, OUTCOME_NOT_RUN, "grader error: cannot move the built binary to %s: %s",
+                 bin, strerror(errno));
+        free(bin);
+        free(dir);
+    }
+    return ok;
+}
+
 static int build_or_check(struct job *j)
 {
     if (!is_file(j->ex_src)) {
@@ -579,7 +602,7 @@ static int build_or_check(struct job *j)
     }
     if (j->o->build) {
         job_progress(j, GRADE_STEP_BUILD, NULL);
-        return timed(j, GRADE_STEP_BUILD, do_build);
+        return timed(j, GRADE_STEP_BUILD, do_build) && keep_binary(j);
     }
     if (is_file(j->ex_bin) && is_file(j->sol_bin))
         return 1;
@@ -717,8 +740,10 @@ struct task_result *grade_end(struct grading *g)
     double t0 = now_s();
     if (g->speed_next)
         run_speed(&g->j);
-    /* nothing the student's code wrote stays */
+    /* nothing the student's code wrote stays, nor its binary */
     remove_tree(g->j.scratch);
+    if (g->j.bin_dir)
+        remove_tree(g->j.bin_dir);
     struct task_result *r = g->j.r;
     r->duration_s = g->busy_s + (now_s() - t0);
     outcome_decide(r, &g->j.facts, job_cancelled(&g->j));

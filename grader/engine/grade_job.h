@@ -52,8 +52,12 @@ struct job {
     char *dump, *run_tap;              /* under scratch: the student's process writes them */
     char *verify_tap;                  /* under work */
     char *scratch;                     /* work/scratch: the only place student code may write */
+    char *bin_dir;                     /* work/bin: the built binary, out of the scratch (NULL:
+                                        * not built here) */
     struct sandbox sb;
     struct san_job *san;               /* one per tool, while they run */
+    char *san_scratch;                 /* work/scratch2: theirs, while they run */
+    struct sandbox san_sb;             /* sb with san_scratch for its scratch */
     size_t n_san;
     char *san_tool;
     const char *san_small;

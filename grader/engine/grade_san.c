@@ -1,5 +1,6 @@
 /* grade_san.c — compute-sanitizer's step of a grading (grade_job.h): every tool of the task
  * on the small case, started together so that they overlap the verification. */
+#include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -135,10 +136,20 @@ void san_start(struct job *j)
     j->san = xcalloc(j->n_san, sizeof *j->san);
     if (!j->san_tool || !small)
         return;
+    /* A scratch of their own: they may run while the graded run writes its dump and while the
+     * verifier reads it, and neither side can reach the other's files. */
+    char *scratch = job_work_file(j, "scratch2");
+    if (mkdir(scratch, 0700) != 0) {
+        job_fact(j, OUTCOME_NOT_RUN, "grader error: cannot make %s: %s", scratch, strerror(errno));
+        free(scratch);
+        return;
+    }
+    j->san_scratch = scratch;
+    sandbox_init_like(&j->san_sb, &j->sb, scratch);
     j->san_small = small->name;
     char *tool_dir = xstrdup(j->san_tool);
     *strrchr(tool_dir, '/') = 0;
-    sandbox_add_ro(&j->sb, tool_dir);
+    sandbox_add_ro(&j->san_sb, tool_dir);
     free(tool_dir);
     for (size_t k = 0; k < j->n_san; k++) {
         const char *tool = task_sanitizer(j->t, k);
@@ -149,10 +160,11 @@ void san_start(struct job *j)
         free(name);
         /* The exercise's options are those of its graded run (step_run), with a dump and a
          * report of its own: nothing in them tells it that it runs under the tool. Both in
-         * the scratch, the one place the sandbox lets it write (in the work directory every
-         * tool run ended before its first CUDA call, and was counted as no tool at all). */
-        s->dump = xasprintf("%s/sanitizer-%s.dump", j->scratch, tool);
-        s->report = xasprintf("%s/sanitizer-%s.tap", j->scratch, tool);
+         * the tools' scratch, the one place their sandbox lets them write (in the work
+         * directory every tool run ended before its first CUDA call, and was counted as no
+         * tool at all). */
+        s->dump = xasprintf("%s/dump%zu", scratch, k + 1);
+        s->report = xasprintf("%s/report%zu.tap", scratch, k + 1);
         mkdir(s->dump, 0700);
         char *const argv[] = {j->san_tool, "--tool", (char *)tool, "--error-exitcode", LAB_EXIT_SANITIZER_ARG,
                               "--print-limit", "50", j->ex_bin, "--seed", j->seed_arg,
@@ -160,6 +172,9 @@ void san_start(struct job *j)
                               "--case", (char *)j->san_small, NULL};
         memcpy(s->argv, argv, sizeof argv);
         job_spec_student(j, &s->spec, s->argv, j->o->sanitize_timeout_s);
+        s->spec.cwd = s->spec.disk_dir = scratch;
+        if (s->spec.sandbox)
+            s->spec.sandbox = &j->san_sb;
         s->spec.stdout_path = s->spec.stderr_path = s->log;
         s->spec.data_bytes = 0; /* the tool's own memory is not the student's */
         s->spec.cancel = &j->san_cancel;
@@ -206,6 +221,12 @@ void san_finish(struct job *j, int keep)
     free(j->san_tool);
     j->san = NULL;
     j->san_tool = NULL;
+    if (j->san_scratch) {
+        remove_tree(j->san_scratch);
+        free(j->san_scratch);
+        sandbox_free(&j->san_sb);
+        j->san_scratch = NULL;
+    }
     if (keep && grader_err[0])
         job_fact(j, OUTCOME_NOT_RUN, "grader error: the sandbox could not start compute-sanitizer "
                  "(%s)", grader_err);

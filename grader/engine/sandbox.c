@@ -84,6 +84,15 @@ void sandbox_init(struct sandbox *sb, const char *scratch)
     sb->scratch = xstrdup(scratch);
 }
 
+void sandbox_init_like(struct sandbox *sb, const struct sandbox *like, const char *scratch)
+{
+    sandbox_init(sb, scratch);
+    for (size_t i = 0; i < like->ro.n; i++)
+        strlist_push(&sb->ro, like->ro.v[i]);
+    for (size_t i = 0; i < like->links.n; i++)
+        strlist_push(&sb->links, like->links.v[i]);
+}
+
 /* 1 when path is dir or lies below it. */
 static int below(const char *path, const char *dir)
 {

@@ -37,6 +37,9 @@ const char *sandbox_unavailable(void);
 const char *sandbox_bwrap(void);
 
 void sandbox_init(struct sandbox *sb, const char *scratch);
+/* The same view as like's, with another scratch: processes of one grading that run at once,
+ * each unable to reach the other's files. */
+void sandbox_init_like(struct sandbox *sb, const struct sandbox *like, const char *scratch);
 void sandbox_add_ro(struct sandbox *sb, const char *path);
 void sandbox_free(struct sandbox *sb);
 

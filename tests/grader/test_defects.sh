@@ -24,7 +24,7 @@ assert d["tasks"][0]["outcome"] == "passed", (d["tasks"][0]["outcome"], d["tasks
   && ok "the course's own exercise binary is untouched" || bad "the copy was built into the course's build"
 
 # ---- Ctrl-C on --batch: the student's program dies with the grader, which exits 130
-hang_bin="$TEST_TMP/[^ ]*/scratch/exercises/02-faults/hang"   # this test's grading's scratch
+hang_bin="$TEST_TMP/[^ ]*/02-faults/hang/bin/hang"   # this test's grading's binary
 "$GRADER" --batch --root "$course" --no-sanitize --timeout 60 hang >"$TEST_TMP/int.out" 2>&1 &
 gpid=$!
 for _ in $(seq 100); do pgrep -f "^$hang_bin( |$)" >/dev/null && break; sleep 0.1; done

@@ -32,6 +32,97 @@ if "$GRADER" doctor --root "$course" | grep -q "^ok    sandbox"; then
     --work "$TEST_TMP/nswork" >"$TEST_TMP/nsclass.out" 2>&1
   expect_grep "^grader class: warning: --no-sandbox: student code runs unsandboxed" \
     "$TEST_TMP/nsclass.out" "class --no-sandbox: the same meaning, the same warning"
+
+  # What one run of student code leaves for the next. The binary: a graded run that could
+  # replace it would choose what the sanitizers, a second look and ncu execute after it (it
+  # answers wrong here when it could). The dump: the sanitizers' runs of the same code go on
+  # while the verifier reads it (one that could reach it empties it and fails).
+  attack_src() { # WHICH: replace_binary or reach_dump
+    echo "#define ATTACK $1"
+    cat <<'C'
+#include <dirent.h>
+#include <libgen.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "protocol.h"
+
+/* 1 when its own binary could be replaced. */
+static int replace_binary(void)
+{
+    char self[4096];
+    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (n <= 0)
+        return 0;
+    self[n] = 0;
+    if (unlink(self) != 0)
+        return 0;
+    FILE *f = fopen(self, "w");
+    if (f) {
+        fputs("#!/bin/sh\nexit 0\n", f);
+        fclose(f);
+        chmod(self, 0755);
+    }
+    return 1;
+}
+
+/* Under a tool (a --dump not named "dump"): the graded run's dump, beside its own or in the
+ * scratch next door. Found: emptied, and the run fails. */
+static int reach_dump(void)
+{
+    static char args[8192];
+    FILE *f = fopen("/proc/self/cmdline", "r");
+    size_t len = f ? fread(args, 1, sizeof args - 1, f) : 0;
+    if (f)
+        fclose(f);
+    const char *dump = NULL;
+    for (size_t at = 0; at < len; at += strlen(args + at) + 1)
+        if (strcmp(args + at, "--dump") == 0 && at + 7 < len)
+            dump = args + at + 7;
+    if (!dump || strcmp(basename(strdup(dump)), "dump") == 0)
+        return 0;
+    char *dir = dirname(strdup(dump)), path[8192];
+    const char *beside[] = {"%s/dump", "%s/../scratch/dump"};
+    for (int k = 0; k < 2; k++) {
+        snprintf(path, sizeof path, beside[k], dir);
+        DIR *d = opendir(path);
+        if (!d)
+            continue;
+        for (struct dirent *e; (e = readdir(d));)
+            if (e->d_name[0] != '.') {
+                char file[8448];
+                snprintf(file, sizeof file, "%s/%s", path, e->d_name);
+                truncate(file, 0);
+            }
+        closedir(d);
+        _exit(3);
+    }
+    return 0;
+}
+
+double task_compute(long i, uint64_t seed)
+{
+    static int first = 1, wrong;
+    if (first) {
+        first = 0;
+        wrong = ATTACK();
+    }
+    return protocol_expected(i, seed) + wrong;
+}
+C
+  }
+  for attack in replace_binary reach_dump; do
+    attack_src $attack >"$course/exercises/01-basics/pass.cu"
+    PATH="$FAKE_SANITIZER_DIR:$PATH" "$GRADER" --batch --root "$course" --seed 5 --no-objcheck pass \
+      --format json --output "$TEST_TMP/$attack.json" 2>/dev/null
+    py_json "student code cannot $attack (graded, sanitizers clean)" '
+t = d["tasks"][0]
+assert t["outcome"] == "passed", (t["outcome"], t["reason"], t["sanitizers"])
+assert {s["status"] for s in t["sanitizers"]} == {"clean"}, t["sanitizers"]
+' "$TEST_TMP/$attack.json"
+  done
+  cp "$ROOT/tests/grader/fixture/exercises/01-basics/pass.cu" "$course/exercises/01-basics/pass.cu"
 else
   echo "note: no sandbox here; only the fallback is checked"
 fi
