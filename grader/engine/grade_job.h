@@ -15,11 +15,13 @@
 #include "lab_protocol.h"
 #include "model_impl.h"
 #include "parse.h"
+#include "refcache.h"
 #include "runner.h"
 #include "sandbox.h"
 
 #define LOG_READ_MAX ((size_t)4 << 20)
 #define MAX_FINDINGS 20
+#define REF_OWN_REUSE_S 60.0
 
 /* One compute-sanitizer tool's run, for a thread of its own. */
 struct job;
@@ -67,6 +69,10 @@ struct job {
      * runs wait there for grade_many's first stage to end. */
     void (*turn_wait)(void *ctx);
     void *turn_ctx;
+    /* The reference's time as this grading measured it, and when (now_s; 0: never): a second
+     * look within REF_OWN_REUSE_S of it takes it rather than a new one. */
+    struct ref_time ref_own;
+    double ref_own_s;
     /* The ncu cross-check's draw (grade_ncu.c), in [0, 1), -1 before it; a drawn grading's
      * first look, taken before the reference's time, and how it ended. */
     double ncu_draw;

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Too slow gets a second look: the graded run is made again, verified, and timed against the
-# reference timed anew, and that look decides. A run slow only the first time passes; a run
+# reference's time this grading took alone moments before, and that look decides. A run slow only the first time passes; a run
 # slow both times stays too slow, and its reason gives both ratios; a pass is looked at once.
 source "$(dirname "$0")/../lib.sh"
 source "$ROOT/tests/grader/common.sh"
@@ -40,7 +40,7 @@ sed -i '/^\[task.pass\]/,/^\[/ s/^speed_threshold = .*/speed_threshold = 0.2/' "
 grep -A4 '^\[task.pass\]' "$course/lessons/01-basics/lesson.ini" | grep -q 'speed_threshold = 0.2' &&
   ok "pass's bar raised for this test" || bad "pass's bar not raised"
 
-"$GRADER" --batch --root "$course" --no-state --no-sanitize --no-objcheck --ncu-share 0 --seed 3 \
+GRADER_GPU_TRACE="$TEST_TMP/trace" "$GRADER" --batch --root "$course" --no-state --no-sanitize --no-objcheck --ncu-share 0 --seed 3 \
   pass slow wrong --format json --output "$TEST_TMP/r.json" 2>"$TEST_TMP/err"
 echo "exit $?" >"$TEST_TMP/exit"
 expect_grep '^exit 1' "$TEST_TMP/exit" "graded (exit 1: slow and wrong fail)"
@@ -59,6 +59,14 @@ assert t["outcome"] == "too_slow", t["outcome"]
 assert t["speed"]["first_ratio"] is not None and t["speed"]["first_ratio"] < 0.2, t["speed"]
 assert "the first run" in t["reason"], t["reason"]
 ' "$TEST_TMP/r.json"
+
+# The reference was timed alone a moment before the second look: its time serves, and the
+# reference runs once. Per task: "pass" (one second look) 2 runs alone, "slow" (too slow,
+# looked at twice too) 2.
+alone() { awk -v t="$1" '$2 == t && $4 == "alone"' "$TEST_TMP/trace" | wc -l; }
+[ "$(alone pass)" -eq 2 ] && [ "$(alone slow)" -eq 2 ] &&
+  ok "a second look takes the reference's time of its grading: no second reference run" ||
+  bad "runs alone: pass $(alone pass), slow $(alone slow), expected 2 each: $(cat "$TEST_TMP/trace")"
 
 py_json "a wrong result is not looked at twice" '
 t = {x["id"]: x for x in d["tasks"]}["01-basics/wrong"]
