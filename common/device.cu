@@ -266,3 +266,112 @@ double lab_ceiling_fma32_gflops(void)
     cached = flops / (lab_median(ms, CEIL_REPS) * 1e6);
     return cached;
 }
+
+// ======================================================================= kept device memory
+// A task's state holds a few buffers, and one state lives at a time: a short table of the
+// blocks handed out and kept, searched by size, serves it. A block beyond the table is the
+// driver's alone: allocated and freed each time.
+#define BLOCKS_MAX 32
+
+typedef struct block {
+    void *p;                    // a buffer, or NULL for an array
+    cudaArray_t a;              // an array, or NULL
+    size_t bytes;               // a buffer's size
+    cudaChannelFormatDesc desc; // an array's format and extent
+    size_t width, height;
+    int in_use;                 // handed out; else kept for the next request
+} block;
+
+static block blocks[BLOCKS_MAX];
+static size_t n_blocks;
+
+static int same_format(const cudaChannelFormatDesc *a, const cudaChannelFormatDesc *b)
+{
+    return a->x == b->x && a->y == b->y && a->z == b->z && a->w == b->w && a->f == b->f;
+}
+
+// A kept block that fits, now in use, or a new entry for what the caller allocates (NULL when
+// the table is full).
+static block *take_block(const block *want)
+{
+    for (size_t i = 0; i < n_blocks; i++) {
+        block *b = &blocks[i];
+        if (!b->in_use && !!b->p == !!want->p && b->bytes == want->bytes && b->width == want->width &&
+            b->height == want->height && (!want->a || same_format(&b->desc, &want->desc))) {
+            b->in_use = 1;
+            return b;
+        }
+    }
+    if (n_blocks == BLOCKS_MAX)
+        return NULL;
+    block *b = &blocks[n_blocks++];
+    *b = *want;
+    b->in_use = 1;
+    b->p = NULL;
+    b->a = NULL;
+    return b;
+}
+
+void lab_device_alloc(void **p, size_t bytes)
+{
+    block want = {(void *)1, NULL, bytes, {}, 0, 0, 0};
+    block *b = take_block(&want);
+    if (b && b->p) {
+        *p = b->p;
+        return;
+    }
+    CUDA_CHECK(cudaMalloc(p, bytes));
+    if (b)
+        b->p = *p;
+}
+
+void lab_array_alloc(cudaArray_t *a, const cudaChannelFormatDesc *desc, size_t width, size_t height)
+{
+    block want = {NULL, (cudaArray_t)1, 0, *desc, width, height, 0};
+    block *b = take_block(&want);
+    if (b && b->a) {
+        *a = b->a;
+        return;
+    }
+    CUDA_CHECK(cudaMallocArray(a, desc, width, height));
+    if (b)
+        b->a = *a;
+}
+
+void lab_device_free(void *p)
+{
+    for (size_t i = 0; p && i < n_blocks; i++)
+        if (blocks[i].p == p && blocks[i].in_use) {
+            blocks[i].in_use = 0;
+            return;
+        }
+    if (p)
+        CUDA_CHECK(cudaFree(p));
+}
+
+void lab_array_free(cudaArray_t a)
+{
+    for (size_t i = 0; a && i < n_blocks; i++)
+        if (blocks[i].a == a && blocks[i].in_use) {
+            blocks[i].in_use = 0;
+            return;
+        }
+    if (a)
+        CUDA_CHECK(cudaFreeArray(a));
+}
+
+void lab_device_release(void)
+{
+    size_t left = 0;
+    for (size_t i = 0; i < n_blocks; i++) {
+        if (blocks[i].in_use) {
+            blocks[left++] = blocks[i]; // still someone's: stays in the table
+            continue;
+        }
+        if (blocks[i].p)
+            CUDA_CHECK(cudaFree(blocks[i].p));
+        else if (blocks[i].a)
+            CUDA_CHECK(cudaFreeArray(blocks[i].a));
+    }
+    n_blocks = left;
+}

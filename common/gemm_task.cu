@@ -60,9 +60,9 @@ static void upload(void *p)
     if (s->host)
         return;
     const size_t M = s->M, N = s->N, K = s->K;
-    CUDA_CHECK(cudaMalloc((void **)&s->dA, M * K * sizeof(float)));
-    CUDA_CHECK(cudaMalloc((void **)&s->dB, K * N * sizeof(float)));
-    CUDA_CHECK(cudaMalloc((void **)&s->dC, M * N * sizeof(float)));
+    lab_device_alloc((void **)&s->dA, M * K * sizeof(float));
+    lab_device_alloc((void **)&s->dB, K * N * sizeof(float));
+    lab_device_alloc((void **)&s->dC, M * N * sizeof(float));
     lab_fill_f32_device(s->dA, M * K, -1.0f, 1.0f, lab_seed_derive(s->seed, "A"));
     lab_fill_f32_device(s->dB, K * N, -1.0f, 1.0f, lab_seed_derive(s->seed, "B"));
 }
@@ -130,9 +130,9 @@ static void destroy(void *p)
 {
     state *s = (state *)p;
     if (s->dA) {
-        CUDA_CHECK(cudaFree(s->dA));
-        CUDA_CHECK(cudaFree(s->dB));
-        CUDA_CHECK(cudaFree(s->dC));
+        lab_device_free(s->dA);
+        lab_device_free(s->dB);
+        lab_device_free(s->dC);
     }
     free(s->A);
     free(s->B);

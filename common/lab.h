@@ -145,6 +145,21 @@ double lab_median(double *v, size_t n); /* sorts v in place; n >= 1 */
 void *lab_xmalloc(size_t bytes);
 void *lab_xcalloc(size_t n, size_t size);
 
+/* Device memory of a graded task's state (upload and destroy of lab_task): a block freed here is
+ * kept and handed out again for the next request of the same size (an array, of the same
+ * format and extent), so the calls of one case ask the driver once, not once per call. Beside
+ * other programs on the GPU each cudaMalloc and cudaFree took up to tens of milliseconds, and
+ * they were most of a speed case's turn at the grader's GPU. lab_device_release gives every
+ * kept block back (the harness calls it after each case). A block comes back as it was left:
+ * the harness draws inputs into it and poisons outputs before every call, as after cudaMalloc,
+ * which hands out recycled memory too. As cudaMalloc and cudaMallocArray; failures exit as
+ * CUDA_CHECK does. */
+void lab_device_alloc(void **p, size_t bytes);
+void lab_device_free(void *p);
+void lab_array_alloc(cudaArray_t *a, const struct cudaChannelFormatDesc *desc, size_t width, size_t height);
+void lab_array_free(cudaArray_t a);
+void lab_device_release(void);
+
 /* ======================================================================= random */
 typedef struct lab_rng { uint64_t s[4]; } lab_rng;
 void lab_rng_seed(lab_rng *r, uint64_t seed);

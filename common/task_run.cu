@@ -403,6 +403,8 @@ int task_run_case(const lab_task *t, const lab_options *o, lab_tolerance tol, in
         lab_gate_done(*gate);
         *gate = -1;
     }
+    // the calls' device memory, kept from one call to the next, back to the driver, past the turn
+    lab_device_release();
     int rc = keep ? settle(t, o, tol, c, k, reps, key, res, &ph) : 0;
     for (int r = 0; r < reps; r++)
         drop_outputs(&k[r]);

@@ -83,9 +83,9 @@ static size_t reduce_outputs(void *p, lab_buffer *out, size_t max)
 static void reduce_upload(void *p)
 {
     reduce_state *st = (reduce_state *)p;
-    CUDA_CHECK(cudaMalloc(&st->d_alloc, (st->offset + st->n) * sizeof(float)));
-    CUDA_CHECK(cudaMalloc(&st->d_out, sizeof(float)));
-    CUDA_CHECK(cudaMalloc(&st->d_work, REDUCE_SUM_WORK_FLOATS * sizeof(float)));
+    lab_device_alloc((void **)&st->d_alloc, (st->offset + st->n) * sizeof(float));
+    lab_device_alloc((void **)&st->d_out, sizeof(float));
+    lab_device_alloc((void **)&st->d_work, REDUCE_SUM_WORK_FLOATS * sizeof(float));
     lab::draw_device(st->d_alloc + st->offset, st->n, reduce_value{st->seed});
     CUDA_CHECK(cudaDeviceSynchronize());
 }
@@ -170,9 +170,9 @@ static double reduce_work(const lab_case *c)
 static void reduce_destroy(void *p)
 {
     reduce_state *st = (reduce_state *)p;
-    if (st->d_alloc) CUDA_CHECK(cudaFree(st->d_alloc));
-    if (st->d_out) CUDA_CHECK(cudaFree(st->d_out));
-    if (st->d_work) CUDA_CHECK(cudaFree(st->d_work));
+    if (st->d_alloc) lab_device_free(st->d_alloc);
+    if (st->d_out) lab_device_free(st->d_out);
+    if (st->d_work) lab_device_free(st->d_work);
     free(st->x);
     free(st);
 }

@@ -73,8 +73,8 @@ static size_t conv_device_outputs(void *p, void **dev, size_t max)
 static void conv_upload(void *p)
 {
     conv_state *st = (conv_state *)p;
-    CUDA_CHECK(cudaMalloc(&st->d_in, st->n * sizeof(float)));
-    CUDA_CHECK(cudaMalloc(&st->d_out, st->n * sizeof(float)));
+    lab_device_alloc((void **)&st->d_in, st->n * sizeof(float));
+    lab_device_alloc((void **)&st->d_out, st->n * sizeof(float));
     lab_fill_f32_device(st->d_in, st->n, -1.0f, 1.0f, st->seed);
     conv1d_set_mask(st->mask, st->width);
     CUDA_CHECK(cudaDeviceSynchronize());
@@ -140,8 +140,8 @@ static double conv_work(const lab_case *c)
 static void conv_destroy(void *p)
 {
     conv_state *st = (conv_state *)p;
-    if (st->d_in) CUDA_CHECK(cudaFree(st->d_in));
-    if (st->d_out) CUDA_CHECK(cudaFree(st->d_out));
+    if (st->d_in) lab_device_free(st->d_in);
+    if (st->d_out) lab_device_free(st->d_out);
     free(st->in);
     free(st->out);
     free(st);

@@ -70,8 +70,8 @@ static void transpose_upload(void *p)
 {
     transpose_state *st = (transpose_state *)p;
     const size_t bytes = st->rows * st->cols * sizeof(float);
-    CUDA_CHECK(cudaMalloc(&st->d_in, bytes));
-    CUDA_CHECK(cudaMalloc(&st->d_out, bytes));
+    lab_device_alloc((void **)&st->d_in, bytes);
+    lab_device_alloc((void **)&st->d_out, bytes);
     lab_fill_f32_device(st->d_in, st->rows * st->cols, -1.0f, 1.0f, st->seed);
 }
 
@@ -131,8 +131,8 @@ static size_t transpose_cols(const lab_case *c)
 static void transpose_destroy(void *p)
 {
     transpose_state *st = (transpose_state *)p;
-    if (st->d_in) CUDA_CHECK(cudaFree(st->d_in));
-    if (st->d_out) CUDA_CHECK(cudaFree(st->d_out));
+    if (st->d_in) lab_device_free(st->d_in);
+    if (st->d_out) lab_device_free(st->d_out);
     free(st->in);
     free(st->out);
     free(st);

@@ -55,8 +55,8 @@ void image_task_upload(void *st)
     image_task *t = (image_task *)st;
     const cudaChannelFormatDesc desc = cudaCreateChannelDesc<float>();
     const size_t row = t->width * sizeof(float);
-    CUDA_CHECK(cudaMallocArray(&t->d_in, &desc, t->width, t->height));
-    CUDA_CHECK(cudaMalloc(&t->d_out, row * t->height));
+    lab_array_alloc(&t->d_in, &desc, t->width, t->height);
+    lab_device_alloc((void **)&t->d_out, row * t->height);
     /* drawn into the output's memory, which reset poisons before every call */
     lab_fill_f32_device(t->d_out, t->width * t->height, 0.0f, 1.0f, t->seed);
     CUDA_CHECK(cudaMemcpy2DToArray(t->d_in, 0, 0, t->d_out, row, row, t->height,
@@ -136,9 +136,9 @@ void image_task_destroy(void *st)
     image_task *t = (image_task *)st;
     /* Verify-only runs never uploaded: no CUDA call may happen there. */
     if (t->d_in)
-        CUDA_CHECK(cudaFreeArray(t->d_in));
+        lab_array_free(t->d_in);
     if (t->d_out)
-        CUDA_CHECK(cudaFree(t->d_out));
+        lab_device_free(t->d_out);
     free(t->h_in);
     free(t->h_out);
     free(t);

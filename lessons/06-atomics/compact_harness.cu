@@ -85,9 +85,9 @@ static size_t outputs(void *st, lab_buffer *out, size_t max)
 static void upload(void *st)
 {
     state *s = (state *)st;
-    CUDA_CHECK(cudaMalloc(&s->d_in, s->n * sizeof(int32_t)));
-    CUDA_CHECK(cudaMalloc(&s->d_out, s->n * sizeof(int32_t)));
-    CUDA_CHECK(cudaMalloc(&s->d_counter, sizeof(unsigned int)));
+    lab_device_alloc((void **)&s->d_in, s->n * sizeof(int32_t));
+    lab_device_alloc((void **)&s->d_out, s->n * sizeof(int32_t));
+    lab_device_alloc((void **)&s->d_counter, sizeof(unsigned int));
     lab::draw_device(s->d_in, s->n, compact_value{s->value_seed, s->keep_seed, s->keep});
     CUDA_CHECK(cudaDeviceSynchronize());
 }
@@ -287,11 +287,11 @@ static void destroy(void *st)
 {
     state *s = (state *)st;
     if (s->d_in)
-        CUDA_CHECK(cudaFree(s->d_in));
+        lab_device_free(s->d_in);
     if (s->d_out)
-        CUDA_CHECK(cudaFree(s->d_out));
+        lab_device_free(s->d_out);
     if (s->d_counter)
-        CUDA_CHECK(cudaFree(s->d_counter));
+        lab_device_free(s->d_counter);
     free(s->h_in);
     free(s->h_out);
     free(s);

@@ -94,8 +94,8 @@ static size_t outputs(void *st, lab_buffer *out, size_t max)
 static void upload(void *st)
 {
     state *s = (state *)st;
-    CUDA_CHECK(cudaMalloc(&s->d_in, s->n));
-    CUDA_CHECK(cudaMalloc(&s->d_bins, HISTOGRAM_BINS * sizeof(unsigned int)));
+    lab_device_alloc((void **)&s->d_in, s->n);
+    lab_device_alloc((void **)&s->d_bins, HISTOGRAM_BINS * sizeof(unsigned int));
     switch (s->spread) {
     case UNIFORM:
         lab_fill_u8_device(s->d_in, s->n, 0, 255, s->seed);
@@ -163,9 +163,9 @@ static void destroy(void *st)
 {
     state *s = (state *)st;
     if (s->d_in)
-        CUDA_CHECK(cudaFree(s->d_in));
+        lab_device_free(s->d_in);
     if (s->d_bins)
-        CUDA_CHECK(cudaFree(s->d_bins));
+        lab_device_free(s->d_bins);
     free(s->h_in);
     free(s->h_bins);
     free(s);

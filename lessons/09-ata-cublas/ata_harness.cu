@@ -55,8 +55,8 @@ static size_t outputs(void *p, lab_buffer *out, size_t max)
 static void upload(void *p)
 {
     state *s = (state *)p;
-    CUDA_CHECK(cudaMalloc(&s->dA, a_bytes(s)));
-    CUDA_CHECK(cudaMalloc(&s->dC, c_bytes(s)));
+    lab_device_alloc((void **)&s->dA, a_bytes(s));
+    lab_device_alloc((void **)&s->dC, c_bytes(s));
 }
 
 // All-ones bytes are a NaN in double: an element the kernel never writes cannot pass. A is
@@ -109,8 +109,8 @@ static void destroy(void *p)
 {
     state *s = (state *)p;
     if (s->dA) {
-        CUDA_CHECK(cudaFree(s->dA));
-        CUDA_CHECK(cudaFree(s->dC));
+        lab_device_free(s->dA);
+        lab_device_free(s->dC);
     }
     free(s->A);
     free(s->C);

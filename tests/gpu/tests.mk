@@ -3,3 +3,9 @@ TEST_BINS += $(BUILD)/tests/gpu/draw_match
 $(BUILD)/tests/gpu/draw_match: $(BUILD)/obj/tests/gpu/draw_match.o $(LIBLAB)
 	@mkdir -p $(@D)
 	$(call quiet,LINK,$@)$(NVCC) $(GENCODE) -o $@ $^ $(LDCUDA)
+
+# Device memory kept between a task's calls (tests/gpu/test_kept_memory.sh).
+TEST_BINS += $(BUILD)/tests/gpu/kept_memory
+$(BUILD)/tests/gpu/kept_memory: $(BUILD)/obj/tests/gpu/kept_memory.o $(LIBLAB)
+	@mkdir -p $(@D)
+	$(call quiet,LINK,$@)$(NVCC) $(GENCODE) -o $@ $^ $(LDCUDA)
