@@ -8,13 +8,17 @@
  * there is no such promise, and the tasks are graded one after the other.
  *
  * grade_many goes in two stages, so that what each runs on the GPU meets only its own kind:
- *   1. every task up to the verifier's verdict, in two steps on `jobs` threads each: begun
+ *   1. every task up to the verifier's verdict, in two steps: begun on 2 x jobs threads
  *      (grade_begin: its build's share, symbols, cases and graded run, the first looks timed
- *      one at a time), then checked (grade_check: the verifier, the sanitizers beside it). A
- *      beginner takes the next task while the checkers still verify the last ones, so that
- *      the first looks follow one another at the GPU while the CPU verifies; no more than
- *      `jobs` begun tasks wait to be checked. The first looks run beside the sanitizers,
- *      which only make them slower: a too-slow verdict gets a second look alone.
+ *      one at a time), then checked on `jobs` threads (grade_check: the verifier, the
+ *      sanitizers beside it). A beginner takes the next task while the checkers still verify
+ *      the last ones, so that the first looks follow one another at the GPU while the CPU
+ *      verifies; no more than `jobs` begun tasks wait to be checked. Twice as many programs
+ *      as checkers are under way because, beside the sanitizers, a program took 2-3 s to
+ *      reach its gate and a turn (the device memory kept between its calls) a few tenths:
+ *      with one per checker the GPU's turn waited for the next program to start. The first
+ *      looks run beside the sanitizers, which only make them slower: a too-slow verdict gets
+ *      a second look alone.
  *   2. the times (grade_end): the reference's, a second look, ncu's. Each task's are started
  *      on a thread of their own (up to 4 x jobs) as soon as its verdict is in, so that their
  *      programs start, open their devices and wait at their gates beside stage 1; none of them
@@ -47,6 +51,7 @@ struct many {
     size_t n;
     const struct grade_opts *o;
     unsigned jobs;
+    unsigned ahead;                 /* beginners: graded runs under way, most at their gates */
     int times_inline;               /* grade_ahead: a checker takes its task's times itself */
     pthread_mutex_t lock;
     pthread_cond_t changed;         /* anything below changed */
@@ -213,12 +218,13 @@ static size_t one_by_one(const struct task *const *tasks, size_t n, const struct
     return handed;
 }
 
-/* The pipeline of both: `jobs` beginners and `jobs` checkers, and the times on timer threads
- * behind the door, or taken by the checkers themselves (times_inline). */
+/* The pipeline of both: 2 x `jobs` beginners (one for grade_ahead) and `jobs` checkers, and the
+ * times on timer threads behind the door, or taken by the checkers themselves (times_inline). */
 static size_t pipeline(const struct task *const *tasks, size_t n, const struct grade_opts *o,
                        unsigned jobs, int times_inline, grade_done_fn done, void *user)
 {
-    struct many m = {.tasks = tasks, .n = n, .o = o, .jobs = jobs, .times_inline = times_inline};
+    struct many m = {.tasks = tasks, .n = n, .o = o, .jobs = jobs, .times_inline = times_inline,
+                     .ahead = times_inline ? 1 : 2 * jobs};
     pthread_mutex_init(&m.lock, NULL);
     pthread_cond_init(&m.changed, NULL);
     m.begun = xcalloc(n, sizeof *m.begun);
@@ -232,7 +238,7 @@ static size_t pipeline(const struct task *const *tasks, size_t n, const struct g
     pthread_t th[2 * MAX_THREADS];
     unsigned started = 0, beginners = 0;
     pthread_mutex_lock(&m.lock);
-    while (beginners < jobs && pthread_create(&th[started], NULL, beginner, &m) == 0)
+    while (beginners < m.ahead && pthread_create(&th[started], NULL, beginner, &m) == 0)
         m.beginners_left = ++beginners, started++;
     while (beginners > 0 && started - beginners < jobs &&
            pthread_create(&th[started], NULL, checker, &m) == 0)

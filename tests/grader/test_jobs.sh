@@ -73,6 +73,15 @@ assert min(float(f[6]) for f in alone) >= last - 1e-6, ("alone before the first 
 assert min(float(f[4]) for f in alone) < last, ("no run alone started beside the first stage", last)
 ' "$TEST_TMP/four.json"
 
+# Twice as many graded runs as checkers are under way (grade_many.c): while hang and stall
+# hold their turns, more than 4 first looks wait at their gates.
+py_json "four at once: more than four graded runs under way at some moment" '
+rows = [f for f in (l.split() for l in open(sys.argv[1].replace(".json", ".trace"))) if len(f) == 9]
+looks = [(float(f[4]), float(f[8])) for f in rows if f[3] == "timed" and f[2] != "ncu"]
+most = max(sum(1 for a, b in looks if a <= t < b) for t, _ in looks)
+assert 4 < most <= 8, most
+' "$TEST_TMP/four.json"
+
 # the progress lines come in the tasks order, whichever finished first
 grep -o '^graded  [^ ]*' "$TEST_TMP/four.err" | awk '{print $2}' >"$TEST_TMP/four.order"
 python3 -c 'import json,sys; [print(t["id"]) for t in json.load(open(sys.argv[1]))["tasks"] if t["outcome"] != "not_run"]' \
