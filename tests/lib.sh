@@ -13,6 +13,13 @@ require_gpu() {
   fi
 }
 
+# expect_program BIN WHAT: a test program of the build runs and exits 0 (its output shown when
+# it does not).
+expect_program() {
+  [ -x "$1" ] || { bad "$1 missing (make $1)"; return; }
+  expect_exit 0 "$2" "$1"
+}
+
 # stand_in_install COURSE: the stand-in task harness (tests/stand-in/) and the protocol header
 # into a copied test course's common/, where its Makefile compiles them. One source for every
 # test course: a course's build sees only its own tree (the grader's sandbox).

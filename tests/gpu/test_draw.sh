@@ -3,7 +3,5 @@
 # agree bit for bit, for every kind and at sizes around the chunks and the grid.
 source "$(dirname "$0")/../lib.sh"
 require_gpu
-bin=build/tests/gpu/draw_match
-[ -x "$bin" ] || { bad "$bin missing (make $bin)"; finish; }
-expect_exit 0 "the GPU's fills are the CPU's, bit for bit" "$bin"
+expect_program build/tests/gpu/draw_match "the GPU's fills are the CPU's, bit for bit"
 finish

@@ -244,14 +244,17 @@ static void the_turn_ends_when_the_program_says_done(void **state)
     close(mkstemp(out));
     char *argv[] = {"/bin/sh", "-c",
                     "printf R >&$LAB_GATE_FD; c=$(dd bs=1 count=1 <&3 2>/dev/null); sleep 0.2; "
-                    "printf D >&3; printf D >&3; sleep 2; echo \"go=$c\"",
+                    "printf D >&3; (printf D >&3) 2>/dev/null; sleep 2; echo \"go=$c\"",
                     NULL};
     struct turn t = {0, 0};
     struct run_gate gate = {slow_turn, turn_done, &t};
     struct run_spec s = gated_spec(argv, out, &gate, 20, 1.0);
     struct run_result r;
     assert_int_equal(run_sandboxed(&s, &r), 0);
-    assert_int_equal(r.end, RUN_EXITED); /* 2.2 s in all, but done after 0.2 s of its turn */
+    /* 2.2 s in all, but done after 0.2 s of its turn. The second "done" is written from a
+     * subshell: the gate may be closed by then, and SIGPIPE killed the whole shell in about
+     * one run of three. */
+    assert_int_equal(r.end, RUN_EXITED);
     assert_int_equal(t.calls, 101);      /* ready once, done once */
     assert_true(r.gate_passed);
     assert_true(r.done_s > r.ready_s + 0.15 && r.done_s < r.wall_s - 0.5);
