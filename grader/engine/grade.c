@@ -568,8 +568,6 @@ static int make_work_dir(struct job *j)
     return -1;
 }
 
-/* The build, or with --no-build the binaries as they are. The exercise file must exist: make
- * would relink an old object of a deleted file. */
 /* The binary the build left in the scratch, moved out of it and shown to the sandbox read
  * only: every later run of the grading (the graded run, the sanitizers, a second look, ncu)
  * executes what the object check read, and none of them can replace it for the next. */
@@ -592,6 +590,8 @@ static int keep_binary(struct job *j)
     return ok;
 }
 
+/* The build, or with --no-build the binaries as they are. The exercise file must exist: make
+ * would relink an old object of a deleted file. */
 static int build_or_check(struct job *j)
 {
     if (!is_file(j->ex_src)) {

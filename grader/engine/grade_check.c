@@ -176,7 +176,8 @@ char *job_ref_key(const struct job *j, const char *speed_case)
 /* The reference's time for this grading: with a class's cache (refcache.h), a measurement
  * an earlier grading on this GPU made while it may still serve, else a fresh one (shared in
  * turn). The cache is an economy, never a verdict: when it fails, the reference is timed.
- * fresh: time it now whatever the cache holds (the new time is the class's from then on). */
+ * fresh: not from the cache; a time this grading took itself within REF_OWN_REUSE_S serves,
+ * else it is timed now (and the new time is the class's from then on). */
 static void reference_time(struct job *j, const char *speed_case, struct ref_time *t, int fresh)
 {
     const struct grade_opts *o = j->o;
@@ -185,10 +186,6 @@ static void reference_time(struct job *j, const char *speed_case, struct ref_tim
         free(key);
         return;
     }
-    /* Gradings that reach this step together all miss: the first to hold the right to measure
-     * times the reference, and the others, once they hold it, find that measurement and share
-     * it. The GPU is the reference's alone from its gate to its timed calls' end only: its
-     * start and its end share it, as a first look's do. */
     /* A second look wants a time taken alone now: this grading's own, measured alone moments
      * ago, is one (in a batch the reference was timed just before the second look asked). */
     if (fresh && j->ref_own_s > 0 && now_s() - j->ref_own_s <= REF_OWN_REUSE_S) {
@@ -196,6 +193,10 @@ static void reference_time(struct job *j, const char *speed_case, struct ref_tim
         free(key);
         return;
     }
+    /* Gradings that reach this step together all miss: the first to hold the right to measure
+     * times the reference, and the others, once they hold it, find that measurement and share
+     * it. The GPU is the reference's alone from its gate to its timed calls' end only: its
+     * start and its end share it, as a first look's do. */
     double t0 = now_s();
     int measure = key ? gpu_measure_take(o->gpu_lock, key) : -1;
     job_gpu_account(j, GPU_ALONE, now_s() - t0, 0);
