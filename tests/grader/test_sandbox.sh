@@ -13,8 +13,9 @@ if "$GRADER" doctor --root "$course" | grep -q "^ok    sandbox"; then
   ! grep -q "unsandboxed" "$TEST_TMP/ok.err" && ok "sandboxed: no warning" || bad "a warning with a sandbox"
   py_json "sandboxed: the pass passes" 'assert d["tasks"][0]["outcome"] == "passed", d["tasks"][0]' \
     "$TEST_TMP/ok.json"
-  [ ! -e "$course/build/grader/01-basics/pass/scratch" ] && [ ! -e "$course/build/exercises" ] &&
-    ok "sandboxed: no scratch and no exercise binary left" || bad "scratch or exercise binary left"
+  w="$course/build/grader/01-basics/pass"
+  [ ! -e "$w/scratch" ] && [ ! -e "$w/scratch2" ] && [ ! -e "$w/bin" ] && [ ! -e "$course/build/exercises" ] &&
+    ok "sandboxed: no scratch and no exercise binary left" || bad "scratch or exercise binary left: $(ls "$w")"
   make -s -C "$course" build/exercises/01-basics/pass >/dev/null 2>&1
   "$GRADER" --batch --root "$course" --seed 5 --no-sanitize --no-build pass --format json \
     --output "$TEST_TMP/nb.json" 2>/dev/null
@@ -122,6 +123,9 @@ assert t["outcome"] == "passed", (t["outcome"], t["reason"], t["sanitizers"])
 assert {s["status"] for s in t["sanitizers"]} == {"clean"}, t["sanitizers"]
 ' "$TEST_TMP/$attack.json"
   done
+  [ ! -e "$w/scratch" ] && [ ! -e "$w/scratch2" ] && [ ! -e "$w/bin" ] &&
+    ok "with the sanitizers: no scratch of either kind and no binary left" ||
+    bad "left after grading with the sanitizers: $(ls "$w")"
   cp "$ROOT/tests/grader/fixture/exercises/01-basics/pass.cu" "$course/exercises/01-basics/pass.cu"
 else
   echo "note: no sandbox here; only the fallback is checked"
