@@ -63,6 +63,7 @@ static struct task *find_or_add_task(struct lesson *l, const char *name)
     t->speed_case = xstrdup("");
     t->sanitize_case = xstrdup("");
     t->rtol = t->atol = -1;
+    t->work_queues = 1;
     t->exercise_path = xasprintf("%s/exercises/%s/%s.cu", l->course->root, l->id, name);
     l->tasks = xrealloc(l->tasks, (l->n_tasks + 1) * sizeof *l->tasks);
     l->tasks[l->n_tasks++] = t;
@@ -131,6 +132,17 @@ static int task_key(struct ini_ctx *x, struct task *t, const char *name, const c
             t->rtol = v;
         else
             t->atol = v;
+    } else if (strcmp(name, "work_queues") == 0) {
+        char *end;
+        errno = 0;
+        long n = strtol(value, &end, 10);
+        if (end == value || *end || errno || n < 1 || n > WORK_QUEUES_MAX) {
+            char bound[32];
+            snprintf(bound, sizeof bound, "%d", WORK_QUEUES_MAX);
+            ctx_error(x, "work_queues: not a whole number from 1 to %s", bound);
+            return 0;
+        }
+        t->work_queues = (int)n;
     } else if (strcmp(name, "speed_case") == 0) {
         set_str(&t->speed_case, value);
     } else if (strcmp(name, "sanitize_case") == 0) {

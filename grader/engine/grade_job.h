@@ -46,8 +46,9 @@ struct job {
     char *ex_target, *sol_target; /* the same binaries as make names them */
     char sol_hash[HASH_HEX_LEN + 1]; /* of sol_bin, taken right after the build */
     char *seed_arg;
-    char *env_gpu;
-    const char *env[2];
+    char *env_gpu, *env_queues;
+    const char *env[3];        /* every program's: env_gpu, env_queues */
+    const char *san_env[3];    /* the sanitizers': env_gpu, one work queue */
     struct list_case *cases;
     size_t n_cases;
     unsigned long long mem_limit;

@@ -177,6 +177,7 @@ void san_start(struct job *j)
             s->spec.sandbox = &j->san_sb;
         s->spec.stdout_path = s->spec.stderr_path = s->log;
         s->spec.data_bytes = 0; /* the tool's own memory is not the student's */
+        s->spec.env = j->san_env;
         s->spec.cancel = &j->san_cancel;
         s->started = pthread_create(&s->thread, NULL, san_thread, s) == 0;
         if (!s->started)

@@ -178,6 +178,7 @@ size_t task_allow_count(const struct task *t) { return t->allow.n; }
 size_t task_hint_count(const struct task *t) { return t->hints.n; }
 double task_rtol(const struct task *t) { return t->rtol; }
 double task_atol(const struct task *t) { return t->atol; }
+int task_work_queues(const struct task *t) { return t->work_queues; }
 const char *task_exercise_path(const struct task *t) { return t->exercise_path; }
 const struct task_result *task_result(const struct task *t) { return t->result; }
 

@@ -161,6 +161,10 @@ size_t task_allow_count(const struct task *t);
 const char *task_allow(const struct task *t, size_t i);
 double task_rtol(const struct task *t);                 /* < 0: the harness' own */
 double task_atol(const struct task *t);                 /* < 0: the harness' own */
+/* lesson.ini work_queues: the GPU's work queues each of the task's timed programs opens
+ * (CUDA_DEVICE_MAX_CONNECTIONS); default 1, more for a task whose streams must overlap */
+int task_work_queues(const struct task *t);
+#define WORK_QUEUES_MAX 32 /* CUDA's own bound */
 size_t task_hint_count(const struct task *t);           /* hint.1, hint.2, ... in order */
 const char *task_hint(const struct task *t, size_t i);
 /* The student's file for the default exercises dir: <root>/exercises/L/T.cu, absolute. */

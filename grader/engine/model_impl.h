@@ -53,6 +53,7 @@ struct task {
     char *sanitize_case;
     struct strlist sanitizers, forbid, allow, hints;
     double rtol, atol;
+    int work_queues;
     char *exercise_path;
     struct task_result *result;
 };

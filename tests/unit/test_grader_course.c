@@ -50,6 +50,7 @@ static void task_keys(void **state)
     assert_int_equal(task_sanitizer_count(t), 1);
     assert_string_equal(task_sanitizer(t, 0), "memcheck");
     assert_true(task_rtol(t) < 0);
+    assert_int_equal(task_work_queues(t), 1);
     assert_int_equal(task_hint_count(t), 2);
     /* The long hint is cut before the INI reader and joined back exactly. */
     assert_string_equal(task_hint(t, 0),
@@ -101,6 +102,9 @@ static void bad_values_name_their_line(void **state)
         {"[task.a]\ntitle = t\n\ncolour = red\n", "lessons/01-x/lesson.ini:4: unknown key 'colour'"},
         {"[other]\nkey = v\n", "lessons/01-x/lesson.ini:2: unknown section [other]"},
         {"[task.a]\nhint.2 = second first\n", "lessons/01-x/lesson.ini:2: hint.2: hints must be numbered"},
+        {"[task.a]\nwork_queues = 0\n", "lessons/01-x/lesson.ini:2: work_queues: not a whole number from 1 to 32"},
+        {"[task.a]\nwork_queues = 33\n", "lessons/01-x/lesson.ini:2: work_queues: not a whole number from 1 to 32"},
+        {"[task.a]\nwork_queues = 2.5\n", "lessons/01-x/lesson.ini:2: work_queues: not a whole number from 1 to 32"},
         {"[lesson]\ntitle = only\n", "lessons/01-x/lesson.ini: no [task.NAME] section"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
@@ -119,11 +123,12 @@ static void continuation_lines_and_inline_comments(void **state)
 {
     (void)state;
     char *dir = course_with("[task.a]\nweight = 3   ; points\nhint.1 = first part\n  second part\n"
-                            "forbid = cublas, 3cub thrust\n");
+                            "forbid = cublas, 3cub thrust\nwork_queues = 4 ; streams\n");
     struct course *c = course_load(dir);
     assert_int_equal(course_error_count(c), 0);
     const struct task *t = course_task(c, 0);
     assert_float_equal(task_weight(t), 3, 0);
+    assert_int_equal(task_work_queues(t), 4);
     assert_string_equal(task_hint(t, 0), "first part second part");
     assert_int_equal(task_forbid_count(t), 3);
     assert_string_equal(task_forbid(t, 1), "3cub");
