@@ -273,9 +273,12 @@ double lab_ceiling_fma32_gflops(void)
 // driver's alone: allocated and freed each time.
 #define BLOCKS_MAX 32
 
+typedef enum { KEPT_BUFFER, KEPT_ARRAY } block_kind;
+
 typedef struct block {
-    void *p;                    // a buffer, or NULL for an array
-    cudaArray_t a;              // an array, or NULL
+    block_kind kind;
+    void *p;                    // a buffer's memory (NULL until allocated)
+    cudaArray_t a;              // an array (NULL until allocated)
     size_t bytes;               // a buffer's size
     cudaChannelFormatDesc desc; // an array's format and extent
     size_t width, height;
@@ -296,8 +299,9 @@ static block *take_block(const block *want)
 {
     for (size_t i = 0; i < n_blocks; i++) {
         block *b = &blocks[i];
-        if (!b->in_use && !!b->p == !!want->p && b->bytes == want->bytes && b->width == want->width &&
-            b->height == want->height && (!want->a || same_format(&b->desc, &want->desc))) {
+        if (!b->in_use && b->kind == want->kind && b->bytes == want->bytes &&
+            b->width == want->width && b->height == want->height &&
+            (want->kind != KEPT_ARRAY || same_format(&b->desc, &want->desc))) {
             b->in_use = 1;
             return b;
         }
@@ -307,14 +311,24 @@ static block *take_block(const block *want)
     block *b = &blocks[n_blocks++];
     *b = *want;
     b->in_use = 1;
-    b->p = NULL;
-    b->a = NULL;
     return b;
+}
+
+// Marks the block of buffer p or array a kept for the next request; 0 when it is not in the
+// table (the caller frees it).
+static int keep_block(const void *p, cudaArray_t a)
+{
+    for (size_t i = 0; i < n_blocks; i++)
+        if (blocks[i].in_use && ((p && blocks[i].p == p) || (a && blocks[i].a == a))) {
+            blocks[i].in_use = 0;
+            return 1;
+        }
+    return 0;
 }
 
 void lab_device_alloc(void **p, size_t bytes)
 {
-    block want = {(void *)1, NULL, bytes, {}, 0, 0, 0};
+    block want = {KEPT_BUFFER, NULL, NULL, bytes, {}, 0, 0, 0};
     block *b = take_block(&want);
     if (b && b->p) {
         *p = b->p;
@@ -327,7 +341,7 @@ void lab_device_alloc(void **p, size_t bytes)
 
 void lab_array_alloc(cudaArray_t *a, const cudaChannelFormatDesc *desc, size_t width, size_t height)
 {
-    block want = {NULL, (cudaArray_t)1, 0, *desc, width, height, 0};
+    block want = {KEPT_ARRAY, NULL, NULL, 0, *desc, width, height, 0};
     block *b = take_block(&want);
     if (b && b->a) {
         *a = b->a;
@@ -340,23 +354,13 @@ void lab_array_alloc(cudaArray_t *a, const cudaChannelFormatDesc *desc, size_t w
 
 void lab_device_free(void *p)
 {
-    for (size_t i = 0; p && i < n_blocks; i++)
-        if (blocks[i].p == p && blocks[i].in_use) {
-            blocks[i].in_use = 0;
-            return;
-        }
-    if (p)
+    if (p && !keep_block(p, NULL))
         CUDA_CHECK(cudaFree(p));
 }
 
 void lab_array_free(cudaArray_t a)
 {
-    for (size_t i = 0; a && i < n_blocks; i++)
-        if (blocks[i].a == a && blocks[i].in_use) {
-            blocks[i].in_use = 0;
-            return;
-        }
-    if (a)
+    if (a && !keep_block(NULL, a))
         CUDA_CHECK(cudaFreeArray(a));
 }
 

@@ -153,7 +153,7 @@ void *lab_xcalloc(size_t n, size_t size);
  * kept block back (the harness calls it after each case). A block comes back as it was left:
  * the harness draws inputs into it and poisons outputs before every call, as after cudaMalloc,
  * which hands out recycled memory too. As cudaMalloc and cudaMallocArray; failures exit as
- * CUDA_CHECK does. */
+ * CUDA_CHECK does; freeing NULL does nothing. */
 void lab_device_alloc(void **p, size_t bytes);
 void lab_device_free(void *p);
 void lab_array_alloc(cudaArray_t *a, const struct cudaChannelFormatDesc *desc, size_t width, size_t height);

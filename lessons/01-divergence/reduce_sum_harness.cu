@@ -170,9 +170,9 @@ static double reduce_work(const lab_case *c)
 static void reduce_destroy(void *p)
 {
     reduce_state *st = (reduce_state *)p;
-    if (st->d_alloc) lab_device_free(st->d_alloc);
-    if (st->d_out) lab_device_free(st->d_out);
-    if (st->d_work) lab_device_free(st->d_work);
+    lab_device_free(st->d_alloc);
+    lab_device_free(st->d_out);
+    lab_device_free(st->d_work);
     free(st->x);
     free(st);
 }

@@ -140,8 +140,8 @@ static double conv_work(const lab_case *c)
 static void conv_destroy(void *p)
 {
     conv_state *st = (conv_state *)p;
-    if (st->d_in) lab_device_free(st->d_in);
-    if (st->d_out) lab_device_free(st->d_out);
+    lab_device_free(st->d_in);
+    lab_device_free(st->d_out);
     free(st->in);
     free(st->out);
     free(st);

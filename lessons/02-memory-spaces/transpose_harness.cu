@@ -131,8 +131,8 @@ static size_t transpose_cols(const lab_case *c)
 static void transpose_destroy(void *p)
 {
     transpose_state *st = (transpose_state *)p;
-    if (st->d_in) lab_device_free(st->d_in);
-    if (st->d_out) lab_device_free(st->d_out);
+    lab_device_free(st->d_in);
+    lab_device_free(st->d_out);
     free(st->in);
     free(st->out);
     free(st);

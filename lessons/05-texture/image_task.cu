@@ -135,10 +135,8 @@ void image_task_destroy(void *st)
 {
     image_task *t = (image_task *)st;
     /* Verify-only runs never uploaded: no CUDA call may happen there. */
-    if (t->d_in)
-        lab_array_free(t->d_in);
-    if (t->d_out)
-        lab_device_free(t->d_out);
+    lab_array_free(t->d_in);
+    lab_device_free(t->d_out);
     free(t->h_in);
     free(t->h_out);
     free(t);

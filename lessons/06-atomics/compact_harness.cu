@@ -286,12 +286,9 @@ static double work(const lab_case *c)
 static void destroy(void *st)
 {
     state *s = (state *)st;
-    if (s->d_in)
-        lab_device_free(s->d_in);
-    if (s->d_out)
-        lab_device_free(s->d_out);
-    if (s->d_counter)
-        lab_device_free(s->d_counter);
+    lab_device_free(s->d_in);
+    lab_device_free(s->d_out);
+    lab_device_free(s->d_counter);
     free(s->h_in);
     free(s->h_out);
     free(s);

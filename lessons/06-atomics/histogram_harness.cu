@@ -162,10 +162,8 @@ static double work(const lab_case *c)
 static void destroy(void *st)
 {
     state *s = (state *)st;
-    if (s->d_in)
-        lab_device_free(s->d_in);
-    if (s->d_bins)
-        lab_device_free(s->d_bins);
+    lab_device_free(s->d_in);
+    lab_device_free(s->d_bins);
     free(s->h_in);
     free(s->h_bins);
     free(s);

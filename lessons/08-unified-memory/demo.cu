@@ -436,10 +436,14 @@ static void vector_add_v3(void *arg)
 }
 
 /* ============================================================== version 4: multi-pass saxpy */
-/* The inputs of versions 4 and 5, and the result every call must leave in y. */
-static void saxpy_inputs(const demo_ctx *d, size_t n, int passes, float **x0, float **y0, float **want)
+/* The opening of versions 4 and 5: n elements (2^27; 2^20 with --quick), the room for x and y
+ * managed, the inputs, and the result every call must leave in y. Returns n. */
+static size_t saxpy_inputs(const demo_ctx *d, const char *version, int passes, float **x0, float **y0,
+                           float **want)
 {
+    const size_t n = d->o->quick ? ((size_t)1 << 20) : ((size_t)1 << 27);
     const size_t bytes = n * sizeof(float);
+    um_require_free(2 * bytes, version);
     *x0 = (float *)xmalloc(bytes);
     *y0 = (float *)xmalloc(bytes);
     *want = (float *)xmalloc(bytes);
@@ -447,6 +451,7 @@ static void saxpy_inputs(const demo_ctx *d, size_t n, int passes, float **x0, fl
     lab_fill_f32(*y0, n, 0.5f, 1.5f, lab_seed_derive(d->o->seed, "y"));
     for (size_t i = 0; i < n; ++i)
         (*want)[i] = (float)((double)(*y0)[i] + passes * (double)SAXPY_A * (*x0)[i]);
+    return n;
 }
 
 /* A managed rung's times, its result checked. Advice persists on a range, so each rung gets
@@ -514,12 +519,9 @@ static pipe_cfg pipe_version4(void)
 static void saxpy_v4(void *arg)
 {
     const demo_ctx *d = (const demo_ctx *)arg;
-    const size_t n = d->o->quick ? ((size_t)1 << 20) : ((size_t)1 << 27);
-    const size_t bytes = n * sizeof(float);
     const int passes = 8;
-    um_require_free(2 * bytes, "version 4");
     float *x0, *y0, *want;
-    saxpy_inputs(d, n, passes, &x0, &y0, &want);
+    const size_t n = saxpy_inputs(d, "version 4", passes, &x0, &y0, &want), bytes = n * sizeof(float);
 
     float *px = (float *)xmalloc(bytes), *py = (float *)xmalloc(bytes);
     float *hx, *hy, *dx, *dy;
@@ -692,12 +694,9 @@ static void pipe_row(lab_table *t, const char *name, const pipe_cfg *cfg, lab_ti
 static void saxpy_pipeline_v5(void *arg)
 {
     const demo_ctx *d = (const demo_ctx *)arg;
-    const size_t n = d->o->quick ? ((size_t)1 << 20) : ((size_t)1 << 27);
-    const size_t bytes = n * sizeof(float);
     const int passes = 8;
-    um_require_free(2 * bytes, "version 5");
     float *x0, *y0, *want;
-    saxpy_inputs(d, n, passes, &x0, &y0, &want);
+    const size_t n = saxpy_inputs(d, "version 5", passes, &x0, &y0, &want);
     const saxpy_arg proto = { x0, y0, NULL, NULL, NULL, NULL, n, passes, d->o->device, 1, 1, 0 };
 
     const char *cols[] = { "method", "chunk MiB", "ms", "fastest ms", "x pinned copies' time" };
