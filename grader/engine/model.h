@@ -161,8 +161,9 @@ size_t task_allow_count(const struct task *t);
 const char *task_allow(const struct task *t, size_t i);
 double task_rtol(const struct task *t);                 /* < 0: the harness' own */
 double task_atol(const struct task *t);                 /* < 0: the harness' own */
-/* lesson.ini work_queues: the GPU's work queues each of the task's timed programs opens
- * (CUDA_DEVICE_MAX_CONNECTIONS); default 1, more for a task whose streams must overlap */
+/* lesson.ini work_queues: the GPU's work queues each program of the task opens (its graded
+ * run, the reference, a second look, ncu; CUDA_DEVICE_MAX_CONNECTIONS); default 1, more for a
+ * task whose streams must overlap. compute-sanitizer's runs open one whatever it says. */
 int task_work_queues(const struct task *t);
 #define WORK_QUEUES_MAX 32 /* CUDA's own bound */
 size_t task_hint_count(const struct task *t);           /* hint.1, hint.2, ... in order */
