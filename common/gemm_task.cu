@@ -129,11 +129,9 @@ static size_t cols(const lab_case *c) { return c->dim[1]; }
 static void destroy(void *p)
 {
     state *s = (state *)p;
-    if (s->dA) {
-        lab_device_free(s->dA);
-        lab_device_free(s->dB);
-        lab_device_free(s->dC);
-    }
+    lab_device_free(s->dA);
+    lab_device_free(s->dB);
+    lab_device_free(s->dC);
     free(s->A);
     free(s->B);
     free(s->C);

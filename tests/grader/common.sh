@@ -23,6 +23,27 @@ fixture_copy() {
   fi
 }
 
+# c_dump_arg: the C source of dump_arg(), for an exercise that must tell its runs apart: the
+# --dump its program was given (NULL when none), read from /proc/self/cmdline. The graded run
+# dumps to .../dump, compute-sanitizer's runs to .../dump1, dump2, ... (grade_san.c). The
+# exercise includes <stdio.h> and <string.h>.
+c_dump_arg() {
+  cat <<'C'
+static const char *dump_arg(void)
+{
+    static char args[8192];
+    FILE *f = fopen("/proc/self/cmdline", "r");
+    size_t len = f ? fread(args, 1, sizeof args - 1, f) : 0;
+    if (f)
+        fclose(f);
+    for (size_t at = 0; at < len; at += strlen(args + at) + 1)
+        if (strcmp(args + at, "--dump") == 0 && at + 7 < len)
+            return args + at + 7;
+    return NULL;
+}
+C
+}
+
 # usage_error DESCRIPTION ARGS...: the grader with these arguments exits 2 with one line on
 # stderr and nothing on stdout
 usage_error() { # description args...

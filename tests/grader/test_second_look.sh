@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Too slow gets a second look: the graded run is made again, verified, and timed against the
-# reference's time this grading took alone moments before, and that look decides. A run slow only the first time passes; a run
-# slow both times stays too slow, and its reason gives both ratios; a pass is looked at once.
+# reference's time this grading took alone moments before, and that look decides. A run slow
+# only the first time passes; a run slow both times stays too slow, and its reason gives both
+# ratios; a pass is looked at once.
 source "$(dirname "$0")/../lib.sh"
 source "$ROOT/tests/grader/common.sh"
 

@@ -11,25 +11,20 @@ fixture_copy "$course" 01-basics
 
 exercise() { # QUEUES: the value the graded run must see
   cat <<C
-#include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include "protocol.h"
+C
+  c_dump_arg
+  cat <<C
 
 /* Under the tool the dump is not named "dump" (grade_san.c: dump1, dump2, ...). */
 static int under_tool(void)
 {
-    static char args[8192];
-    FILE *f = fopen("/proc/self/cmdline", "r");
-    size_t len = f ? fread(args, 1, sizeof args - 1, f) : 0;
-    if (f)
-        fclose(f);
-    for (size_t at = 0; at < len; at += strlen(args + at) + 1)
-        if (strcmp(args + at, "--dump") == 0 && at + 7 < len)
-            return strcmp(basename(args + at + 7), "dump") != 0;
-    return 0;
+    const char *dump = dump_arg(), *name = dump ? strrchr(dump, '/') : NULL;
+    return dump && strcmp(name ? name + 1 : dump, "dump") != 0;
 }
 
 double task_compute(long i, uint64_t seed)
