@@ -2,6 +2,7 @@
 // check, the selection, the device header, the tables and the exit status.
 #include "lab.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -163,7 +164,10 @@ void lab_demo_goal(lab_demo *d, const char *what, double value, double goal, con
                    int lower_is_better)
 {
     int met = lower_is_better ? value <= goal : value >= goal;
-    double ratio = lower_is_better ? goal / value : value / goal;
+    /* Above 1: better than the goal. A goal of 0 (no rung may fall back) met exactly is 1, not
+     * 0/0; anything over a zero divisor is infinitely better. */
+    const double num = lower_is_better ? goal : value, den = lower_is_better ? value : goal;
+    double ratio = den != 0 ? num / den : num == 0 ? 1.0 : HUGE_VAL;
     printf("goal  %s: %.3g %s, goal %s %.3g %s (ratio %.2f): %s\n", what, value, unit,
            lower_is_better ? "<=" : ">=", goal, unit, ratio, met ? "met" : "NOT met");
     if (!d->opts.csv_dir)

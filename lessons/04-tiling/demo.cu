@@ -131,7 +131,7 @@ static const version versions[] = {
      (const void *)vectorized_kernel<V9_TILE>, 256, 128, 8, SHAPE_ANY},
     {{11, "matmul_regtile", "task solution: 8x8 per thread in quadrants, 2 blocks/SM, any size",
       gemm_v11},
-     (const void *)matmul_regtile_solution::matmul_regtile_kernel, matmul_regtile_solution::THREADS,
+     (const void *)matmul_regtile_solution::matmul_regtile_kernel<false>, matmul_regtile_solution::THREADS,
      1, 1, SHAPE_ANY},
     {{12, "warptile_db", "warp tiles, double-buffered shared, prefetch", gemm_v12},
      (const void *)warptile_kernel<V12_CONF>, WT_THREADS, 128, V12_BK, SHAPE_ANY},

@@ -13,8 +13,8 @@ enum { BM = 128, BN = 128, BK = 8, TM = 8, TN = 8, THREADS = (BM / TM) * (BN / T
 // load as two float4. The 4 floats of padding per row keep the transposing stores free of
 // bank conflicts and keep every row 16-byte aligned (132 × 4 bytes = 33 × 16).
 enum { LDA = BM + 4 };
-static_assert(THREADS % BK == 0 && BM % (THREADS / BK) == 0, "the A tile splits evenly");
-static_assert(THREADS % BN == 0 && BK % (THREADS / BN) == 0, "the B tile splits evenly");
+// Each thread stages one float4 of each tile per step: 4 consecutive elements of a row.
+static_assert(BM * BK / 4 == THREADS && BK * BN / 4 == THREADS, "one float4 of A and of B per thread");
 static_assert(TM == 8 && TN == 8, "a thread's tile is four 4x4 quadrants");
 
 static __device__ __forceinline__ void load4(float *dst, const float *src)
@@ -26,8 +26,28 @@ static __device__ __forceinline__ void load4(float *dst, const float *src)
     dst[3] = v.w;
 }
 
+// Elements col .. col+3 of a row that holds `len` elements, 0 for those past its end or for a
+// row outside the matrix. Inside, with rows 16-byte aligned (`aligned`: the row length is a
+// multiple of 4), one 16-byte load; at an edge or on unaligned rows, element by element.
+// Only the kernel built for edges calls it (EDGES below).
+static __device__ __forceinline__ float4 row4(const float *row, int col, int len, bool row_in, bool aligned)
+{
+    if (row_in && aligned && col + 3 < len)
+        return *reinterpret_cast<const float4 *>(row + col);
+    float v[4];
+#pragma unroll
+    for (int j = 0; j < 4; ++j)
+        v[j] = row_in && col + j < len ? row[col + j] : 0.0f;
+    return make_float4(v[0], v[1], v[2], v[3]);
+}
+
 // At most 128 registers per thread so that two blocks (16 warps) fit on an SM: while one
 // block waits at a barrier or for global loads, the other keeps the FMA units busy.
+// The kernel is built twice. EDGES = false is for sizes made of whole tiles (M and N multiples
+// of 128, K of 8): every load is a plain float4, nothing is tested. EDGES = true takes any size:
+// each float4 is tested against the matrix's edges (row4). The tests cost about 5% at 4096³,
+// so the host launches the tested kernel only when the sizes need it.
+template <bool EDGES>
 static __global__ void __launch_bounds__(THREADS, 2)
 matmul_regtile_kernel(const float *__restrict__ A, const float *__restrict__ B,
                       float *__restrict__ C, int M, int N, int K)
@@ -42,35 +62,32 @@ matmul_regtile_kernel(const float *__restrict__ A, const float *__restrict__ B,
     // fall on distinct banks or on the same address (a broadcast), never on a conflict.
     const int m_lo = ty * 4, n_lo = tx * 4;
 
-    // Staging: thread tid loads column a_c of rows a_r, a_r + 32, a_r + 64, a_r + 96 of the A
-    // tile, and column b_c of rows b_r, b_r + 2, b_r + 4, b_r + 6 of the B tile. Eight
-    // consecutive threads read 32 consecutive bytes of a row of A, and a warp reads 128
-    // consecutive bytes of a row of B: both coalesced. Everything that does not change along
-    // K is computed once, which keeps the loop within the register budget.
-    constexpr int A_STRIDE = THREADS / BK, B_STRIDE = THREADS / BN;
-    const int a_r = tid / BK, a_c = tid % BK;
-    const int b_r = tid / BN, b_c = tid % BN;
-    const float *a_src = A + (size_t)(bm + a_r) * K + a_c;
-    const float *b_src = B + (size_t)b_r * N + bn + b_c;
-    const bool b_col_in = bn + b_c < N;
+    // Staging: thread tid loads row a_r, columns a_c..a_c+3 of the A tile and row b_r, columns
+    // b_c..b_c+3 of the B tile. Two threads cover a row of the A tile (32 bytes) and 32 threads
+    // a row of the B tile (512 bytes): both coalesced.
+    const int a_r = tid / (BK / 4), a_c = (tid % (BK / 4)) * 4;
+    const int b_r = tid / (BN / 4), b_c = (tid % (BN / 4)) * 4;
+    const float *a_row = A + (size_t)(bm + a_r) * K;
+    const bool a_row_in = bm + a_r < M, a_aligned = (K & 3) == 0, b_aligned = (N & 3) == 0;
 
     float acc[TM][TN] = {};
     for (int k0 = 0; k0 < K; k0 += BK) {
-        // Every element outside A or B is staged as 0, so boundary tiles need no test in the
-        // multiply.
-        const bool a_col_in = k0 + a_c < K;
-#pragma unroll
-        for (int l = 0; l < BM / A_STRIDE; ++l) {
-            const bool in = a_col_in && bm + a_r + l * A_STRIDE < M;
-            As[a_c * LDA + a_r + l * A_STRIDE] =
-                in ? a_src[(size_t)l * A_STRIDE * K + k0] : 0.0f;
+        // With EDGES every element outside A or B is staged as 0, so boundary tiles need no
+        // test in the multiply. A's float4 goes in transposed: with the padding, a warp's 4 scalar stores
+        // hit 32 different banks.
+        float4 va, vb;
+        if constexpr (EDGES) {
+            va = row4(a_row, k0 + a_c, K, a_row_in, a_aligned);
+            vb = row4(B + (size_t)(k0 + b_r) * N, bn + b_c, N, k0 + b_r < K, b_aligned);
+        } else {
+            va = *reinterpret_cast<const float4 *>(a_row + k0 + a_c);
+            vb = *reinterpret_cast<const float4 *>(B + (size_t)(k0 + b_r) * N + bn + b_c);
         }
-#pragma unroll
-        for (int l = 0; l < BK / B_STRIDE; ++l) {
-            const bool in = b_col_in && k0 + b_r + l * B_STRIDE < K;
-            Bs[(b_r + l * B_STRIDE) * BN + b_c] =
-                in ? b_src[(size_t)(k0 + l * B_STRIDE) * N] : 0.0f;
-        }
+        As[(a_c + 0) * LDA + a_r] = va.x;
+        As[(a_c + 1) * LDA + a_r] = va.y;
+        As[(a_c + 2) * LDA + a_r] = va.z;
+        As[(a_c + 3) * LDA + a_r] = va.w;
+        *reinterpret_cast<float4 *>(&Bs[b_r * BN + b_c]) = vb;
         // The multiply reads values staged by every warp of the block.
         __syncthreads();
 #pragma unroll
@@ -120,6 +137,9 @@ void matmul_regtile(const float *A, const float *B, float *C, int M, int N, int 
 {
     // Round up: partial block tiles at the right and bottom edges need blocks too.
     const dim3 grid((N + BN - 1) / BN, (M + BM - 1) / BM);
-    matmul_regtile_kernel<<<grid, THREADS>>>(A, B, C, M, N, K);
+    if (M % BM == 0 && N % BN == 0 && K % BK == 0)
+        matmul_regtile_kernel<false><<<grid, THREADS>>>(A, B, C, M, N, K);
+    else
+        matmul_regtile_kernel<true><<<grid, THREADS>>>(A, B, C, M, N, K);
     CUDA_LAUNCH_CHECK();
 }

@@ -248,7 +248,9 @@ static void goals_are_reported_not_failed(void **state)
     capture_begin(&c);
     lab_demo_goal(&d, "time against cuBLAS", 1.05, 1.10, "ms", 1); // lower is better: met
     lab_demo_goal(&d, "share of the copy", 0.80, 0.95, "", 0);      // higher is better: not met
+    lab_demo_goal(&d, "rungs that fall back", 0, 0, "rungs", 1);    // a count of 0, met exactly
     capture_end(&c);
+    assert_non_null(strstr(out, "goal  rungs that fall back: 0 rungs, goal <= 0 rungs (ratio 1.00): met"));
     assert_non_null(strstr(out, "goal  time against cuBLAS: 1.05 ms, goal <= 1.1 ms (ratio 1.05): met"));
     assert_non_null(strstr(out, "goal  share of the copy: 0.8 , goal >= 0.95  (ratio 0.84): NOT met"));
     assert_int_equal(d.status, LAB_EXIT_PASS); // a missed goal is a measurement, not a failure
@@ -262,8 +264,8 @@ static void goals_are_reported_not_failed(void **state)
     fclose(f);
     remove(path);
     rmdir(dir);
-    assert_int_equal(rows, 3); // the header and one row per goal
-    assert_int_equal(met, 1);
+    assert_int_equal(rows, 4); // the header and one row per goal
+    assert_int_equal(met, 2);
 }
 
 static void emit_and_status(void **state)

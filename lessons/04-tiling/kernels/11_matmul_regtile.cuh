@@ -3,8 +3,9 @@
  * times the very kernel a student's is measured against. What it adds to rung 10: the 8×8 per
  * thread split in four 4×4 quadrants, 64 rows and 64 columns apart, so that a warp's float4
  * reads of Bs are contiguous and never conflict (rung 10's 8 columns in a row put them on 4 bank
- * groups), and any M, N, K (elements outside A or B are staged as 0, the stores of C are
- * guarded; the global loads are scalar for it). Read it there:
+ * groups), and any M, N, K: the kernel is a template built twice, without edge tests for sizes
+ * made of whole tiles (the demo's) and with each float4 load tested against the edges for the
+ * others (elements outside A or B are staged as 0, the stores of C are guarded). Read it there:
  *   diff lessons/04-tiling/kernels/10_vectorized.cuh solutions/04-tiling/matmul_regtile.cu
  * The namespace keeps the solution's file-scope names apart from the demo's. */
 #pragma once

@@ -1,9 +1,9 @@
 /* Rung 12 of lesson 04's ladder (./demo 12, and its variants 13 and 14): warp tiling with double
  * buffering, the top of the ladder. What it adds to the task's solution (rung 11,
- * solutions/04-tiling/matmul_regtile.cu): warps own contiguous 64×32 tiles of C, the shared tiles
- * are double-buffered with the next step's global loads in flight meanwhile, and loads from
- * global memory are float4. Versions 12-14 are one template with three settings, so that one run
- * measures which is fastest on the GPU at hand (see the launchers at the end). */
+ * solutions/04-tiling/matmul_regtile.cu): warps own contiguous 64×32 tiles of C, and the shared
+ * tiles are double-buffered with the next step's global loads in flight meanwhile. Versions
+ * 12-14 are one template with three settings, so that one run measures which is fastest on the
+ * GPU at hand (see the launchers at the end). */
 #pragma once
 #include "gemm.cuh"
 
