@@ -1,6 +1,6 @@
-// Lesson 09 demo (capstone): C = AᵀA in double for a single copy of A, computed eight ways and
+// Lesson 09 demo (capstone): C = AᵀA in double for a single copy of A, computed nine ways and
 // measured side by side with the report's Tesla C2075 times: cuBLAS GEMM, cuBLAS SYRK, a naive
-// kernel, the report's optimized kernel, and four FP64 tensor-core kernels of today.
+// kernel, the report's optimized kernel, and five FP64 tensor-core kernels of today.
 //
 //   make build/lessons/09-ata-cublas/demo && build/lessons/09-ata-cublas/demo [VERSION...]
 //   --quick: small sizes only;  --csv DIR: tables as DIR/09-ata-cublas_<table>.csv
@@ -13,6 +13,7 @@
 // version 5: DMMA m16n8k16 (sm_90+), otherwise as version 4                ./demo 5
 // version 6: as 5, 16-byte cp.async.cg, k-tile 32 x 3 stages, copies mid-step ./demo 6
 // version 7: as 6 with version 5's k-tile 16, 6 stages                     ./demo 7
+// version 8: as 6 with cublasDsyrk's 64x64 tiles, 2 blocks/SM, fragments ahead ./demo 8
 //
 // Rates use the 2·M·N² convention (the FLOPs of the full product) for every version, also for
 // those that exploit the symmetry and do half the work: a rate is then "problems per second"
@@ -25,7 +26,7 @@
 //
 // The kernels and their launchers are in kernels/NN_name.cuh, NN the first version a file
 // holds: 00_cublas (0-1), 02_naive, 03_report_opt, 04_dmma (4-5, the FP64 tensor cores),
-// 06_dmma_syrk (6-7, the same with a leaner copy pipeline). This
+// 06_dmma_syrk (6-8, the same with a leaner copy pipeline; 8 with smaller tiles). This
 // file keeps the problem, the table of versions, the check-then-time loop and the tables.
 #include "ata.h"
 #include "ata_check.h"
@@ -113,6 +114,8 @@ static const version versions[] = {
      unsupported_v6, (const void *)ata_syrk<V6_BK, V6_STAGES, 2>, TC_THREADS, syrk_cfg<V6_BK, V6_STAGES>::SMEM},
     {{7, "dmma-k16x6", "as 6 with k-tile 16 x 6 stages", run_syrk_v7}, NULL, unsupported_v7,
      (const void *)ata_syrk<V7_BK, V7_STAGES, 2>, TC_THREADS, syrk_cfg<V7_BK, V7_STAGES>::SMEM},
+    {{8, "dmma-64", "cublasDsyrk's tiles (64x64, 4 warps, 2 blocks/SM), fragments a chunk ahead", run_syrk_v8},
+     NULL, unsupported_v8, (const void *)ata_syrk64<2>, S8_THREADS, S8_SMEM},
 };
 enum { N_VERSIONS = sizeof versions / sizeof *versions };
 

@@ -13,8 +13,8 @@ set terminal svg size 760,440 dynamic font 'sans,11'
 set grid ytics lc rgb '#dddddd'
 set key top left
 set xlabel 'N (C is N×N)'
-names = 'cublasDgemm cublasDsyrk naive report-optimized DMMA-m8n8k4 DMMA-m16n8k16 DMMA-k32 DMMA-k16x6'
-colors = '#7b3294 #1b9e77 #d95f02 #e7298a #66a61e #1f78b4 #e6ab02 #a6761d' # one per version, in every figure
+names = 'cublasDgemm cublasDsyrk naive report-optimized DMMA-m8n8k4 DMMA-m16n8k16 DMMA-k32 DMMA-k16x6 DMMA-64'
+colors = '#7b3294 #1b9e77 #d95f02 #e7298a #66a61e #1f78b4 #e6ab02 #a6761d #e41a1c' # one per version, in every figure
 # The rows of one version, through awk: a filter inside `using` would leave gaps that break lines.
 rows(file, v) = sprintf("< awk -F, '$3 == %d && $5 != \"-\"' '%s'", v, file)
 # The versions a table holds, so that a run of some versions only draws no empty lines.

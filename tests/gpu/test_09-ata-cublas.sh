@@ -29,6 +29,6 @@ else
 fi
 
 expect_exit 0 "the demo runs and every version checks (--quick)" build/lessons/09-ata-cublas/demo --quick --reps 2
-expect_grep '^ *300 +300 +7 ' "$TEST_TMP/out" "the demo's table has a row for every version"
-expect_grep '^ *301 +301 +7 .* ok *$' "$TEST_TMP/out" "the top version checks at an odd N (its 8-byte copies)"
+expect_grep '^ *300 +300 +8 ' "$TEST_TMP/out" "the demo's table has a row for every version"
+expect_grep '^ *301 +301 +8 .* ok *$' "$TEST_TMP/out" "the top version checks at an odd N (its 8-byte copies)"
 finish

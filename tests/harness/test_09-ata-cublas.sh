@@ -84,7 +84,7 @@ expect_exit 1 "a missing dump file fails" $bin --verify "$TEST_TMP/x" --seed 21 
 
 demo=build/lessons/09-ata-cublas/demo
 expect_exit 0 "the demo lists its versions" $demo --list
-expect_grep '^7	dmma-k16x6	' "$TEST_TMP/out" "the list ends with version 7"
-expect_exit 2 "the demo refuses a version it does not have" $demo 8
-expect_grep 'no version 8 \(versions 0\.\.7' "$TEST_TMP/out" "the refusal names the valid range"
+expect_grep '^8	dmma-64	' "$TEST_TMP/out" "the list ends with version 8"
+expect_exit 2 "the demo refuses a version it does not have" $demo 9
+expect_grep 'no version 9 \(versions 0\.\.8' "$TEST_TMP/out" "the refusal names the valid range"
 finish

@@ -1,9 +1,10 @@
-// Versions 6 and 7 of lesson 09's demo (./demo 6, ./demo 7): version 5's FP64 tensor-core
-// kernel with a leaner copy pipeline, two settings of one template. Version 5 already computes
-// only the tiles on or above the diagonal (half the work) and writes each off-diagonal tile
-// twice from registers (the mirror costs no kernel of its own); what is left to gain is in how
-// the panels of A reach shared memory. Included by demo.cu after kernels/04_dmma.cuh, whose
-// tile constants, fragment layout, tile-of-block map and MMA wrapper it reuses.
+// Versions 6, 7 and 8 of lesson 09's demo (./demo 6, 7, 8). Versions 6 and 7: version 5's FP64
+// tensor-core kernel with a leaner copy pipeline, two settings of one template. Version 5
+// already computes only the tiles on or above the diagonal (half the work) and writes each
+// off-diagonal tile twice from registers (the mirror costs no kernel of its own); what is left
+// to gain is in how the panels of A reach shared memory. Version 8 (at the end) changes the
+// tile and the schedule of the fragment loads. Included by demo.cu after kernels/04_dmma.cuh,
+// whose tile constants, fragment layout, tile-of-block map and MMA wrapper it reuses.
 #pragma once
 
 // The ideas, one each:
@@ -42,16 +43,18 @@ static __device__ __forceinline__ void cp_async_16(double *dst, const double *sr
 // one row of A. Outside A (k ≥ M or column ≥ N) the copy reads 0 bytes and writes zeros; with
 // VEC 2 and N even, column c < N implies c + 1 < N: a pair is all in or all out. One pointer
 // walks down the rows: the copies cost few registers, which the accumulators need.
-template <int BK, int VEC>
+// BM, THREADS and LD: the panels' width, the block's threads and the stage pitch (version 8's
+// differ from versions 6 and 7's).
+template <int BK, int VEC, int BM = TC_BM, int THREADS = TC_THREADS, int LD = TC_LD>
 static __device__ __forceinline__ void syrk_issue(double *sI, const double *__restrict__ A, int M, int N,
                                                   int k0, int i0, int j0, bool diag, int t)
 {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-    constexpr int PER_ROW = TC_BM / VEC, PASS = TC_THREADS / PER_ROW, COPIES = BK / PASS;
-    static_assert(TC_THREADS % PER_ROW == 0 && BK % PASS == 0, "copies split evenly");
+    constexpr int PER_ROW = BM / VEC, PASS = THREADS / PER_ROW, COPIES = BK / PASS;
+    static_assert(THREADS % PER_ROW == 0 && BK % PASS == 0, "copies split evenly");
     const int row = t / PER_ROW, col = (t % PER_ROW) * VEC;
     const bool col_i = i0 + col < N, col_j = j0 + col < N;
-    double *dI = sI + row * TC_LD + col, *dJ = dI + BK * TC_LD;
+    double *dI = sI + row * LD + col, *dJ = dI + BK * LD;
     const double *src = A + (size_t)(k0 + row) * N + col; // column col of row k0 + row
 #pragma unroll
     for (int p = 0; p < COPIES; p++) {
@@ -60,13 +63,13 @@ static __device__ __forceinline__ void syrk_issue(double *sI, const double *__re
         // An invalid copy still needs a mapped address: A itself, of which it reads 0 bytes.
         const double *src_i = in_i ? src + i0 : A, *src_j = in_j ? src + j0 : A;
         if constexpr (VEC == 2) {
-            cp_async_16(dI + p * PASS * TC_LD, src_i, in_i);
+            cp_async_16(dI + p * PASS * LD, src_i, in_i);
             if (!diag)
-                cp_async_16(dJ + p * PASS * TC_LD, src_j, in_j);
+                cp_async_16(dJ + p * PASS * LD, src_j, in_j);
         } else {
-            cp_async_8(dI + p * PASS * TC_LD, src_i, in_i);
+            cp_async_8(dI + p * PASS * LD, src_i, in_i);
             if (!diag)
-                cp_async_8(dJ + p * PASS * TC_LD, src_j, in_j);
+                cp_async_8(dJ + p * PASS * LD, src_j, in_j);
         }
         src += (size_t)PASS * N;
     }
@@ -180,4 +183,163 @@ static const char *unsupported_v6(void)
 static const char *unsupported_v7(void)
 {
     return tc_unsupported_smem((const void *)ata_syrk<V7_BK, V7_STAGES, 2>, 90, syrk_cfg<V7_BK, V7_STAGES>::SMEM);
+}
+
+// ----- version 8: cublasDsyrk's geometry, and the fragments in registers a step ahead.
+// Nsight Compute shows cublasDsyrk at N = 4096 running 64×64 tiles of C with 4 warps of 32×32,
+// 254 registers per thread and two blocks per SM, its DMMA pipe 96% busy; version 6 keeps it 79%
+// busy, and its warps' largest stall is "wait": an instruction held until a DMMA has read the
+// registers it would overwrite. At 255 registers, 128 of them accumulators, version 6 has no
+// room to load the next fragments while the DMMAs still read the current ones.
+// Version 8 takes the smaller tile, so the accumulators need 64 registers, and spends the room
+// on two sets of fragments: while the DMMAs of one 16-row chunk run, the fragments of the next
+// are loaded. The block's barrier moves accordingly: it comes once a stage's last fragments are
+// in registers, and the first fragments of the next stage are loaded before the last DMMAs of
+// this one issue. Two blocks per SM: while one block waits at its barrier, the other's DMMAs run.
+enum {
+    S8_BM = 64, S8_BK = 32, S8_STAGES = 3,
+    S8_LD = S8_BM + 4,            // pitch 4 (mod 16) doubles, as version 5
+    S8_WARPS_N = 2, S8_THREADS = 128,
+    S8_WM = 32, S8_WN = 32,       // a warp's tile of C
+    S8_MP = S8_WM / 16,           // m16 tiles of a warp ...
+    S8_NT = S8_WN / 8,            // ... by n8 tiles
+    S8_STAGE = 2 * S8_BK * S8_LD  // doubles per stage: the I and the J panel
+};
+static_assert(S8_BK == 32, "a stage is two 16-row chunks: the loop below pipelines exactly two");
+static const size_t S8_SMEM = (size_t)S8_STAGES * S8_STAGE * sizeof(double);
+
+// One 16-row chunk's fragments of a warp: A operand per m16 tile, B operand per n8 tile (the
+// layouts of dmma_m16n8k16), read as tc_compute reads them.
+struct s8_frags {
+    double a[S8_MP][8];
+    double b[S8_NT][4];
+};
+
+static __device__ __forceinline__ void s8_load(s8_frags &f, const double *sI, const double *sJ, int wm0, int wn0,
+                                               int r, int c)
+{
+#pragma unroll
+    for (int q = 0; q < 4; q++) {
+#pragma unroll
+        for (int ni = 0; ni < S8_NT; ni++)
+            f.b[ni][q] = sJ[(c + 4 * q) * S8_LD + wn0 + ni * 8 + r];
+#pragma unroll
+        for (int mp = 0; mp < S8_MP; mp++)
+#pragma unroll
+            for (int h = 0; h < 2; h++)
+                f.a[mp][2 * q + h] = sI[(c + 4 * q) * S8_LD + wm0 + mp * 16 + r + 8 * h];
+    }
+}
+
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+static __device__ __forceinline__ void s8_mma(const s8_frags &f, double (&acc)[2 * S8_MP][S8_NT][2])
+{
+#pragma unroll
+    for (int mp = 0; mp < S8_MP; mp++)
+#pragma unroll
+        for (int ni = 0; ni < S8_NT; ni++)
+            dmma_m16n8k16(acc[2 * mp][ni], acc[2 * mp + 1][ni], f.a[mp], f.b[ni]);
+}
+#endif
+
+template <int VEC>
+static __global__ void __launch_bounds__(S8_THREADS, 2)
+ata_syrk64(const double *__restrict__ A, double *__restrict__ C, int M, int N, int tiles)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    extern __shared__ double s8_smem[];
+    double *const smem = s8_smem;
+    int bi, bj;
+    tc_tile_of_block(blockIdx.x, tiles, &bi, &bj);
+    const bool diag = bi == bj; // both panels are the same columns: stage one, read it twice
+    const int i0 = bi * S8_BM, j0 = bj * S8_BM;
+    const int t = threadIdx.x, lane = t & 31, warp = t >> 5;
+    const int wm0 = (warp / S8_WARPS_N) * S8_WM, wn0 = (warp % S8_WARPS_N) * S8_WN;
+    const int r = lane >> 2, c = lane & 3;
+    const int steps = (M + S8_BK - 1) / S8_BK;
+    auto issue = [&](int step) {
+        syrk_issue<S8_BK, VEC, S8_BM, S8_THREADS, S8_LD>(smem + (step % S8_STAGES) * S8_STAGE, A, M, N,
+                                                           step * S8_BK, i0, j0, diag, t);
+    };
+    auto panel_i = [&](int step) { return smem + (step % S8_STAGES) * S8_STAGE; };
+    auto panel_j = [&](int step) { return diag ? panel_i(step) : panel_i(step) + S8_BK * S8_LD; };
+
+    double acc[2 * S8_MP][S8_NT][2];
+#pragma unroll
+    for (int mi = 0; mi < 2 * S8_MP; mi++)
+#pragma unroll
+        for (int ni = 0; ni < S8_NT; ni++)
+            acc[mi][ni][0] = acc[mi][ni][1] = 0.0;
+
+    // Prologue: STAGES-1 steps in flight (a group is committed even when empty, so that "at
+    // most STAGES-2 pending" always means "the next step has landed"); step 0's first fragments.
+#pragma unroll
+    for (int s = 0; s < S8_STAGES - 1; s++) {
+        if (s < steps)
+            issue(s);
+        cp_async_commit();
+    }
+    cp_async_wait<S8_STAGES - 2>();
+    __syncthreads();
+    s8_frags f0, f1;
+    s8_load(f0, panel_i(0), panel_j(0), wm0, wn0, r, c);
+    for (int s = 0; s < steps; s++) {
+        // Chunk 0 multiplies while chunk 1's fragments load. The copies go to the stage that
+        // step s-1 used: every warp read its last fragments before the barrier that ended it.
+        s8_load(f1, panel_i(s) + 16 * S8_LD, panel_j(s) + 16 * S8_LD, wm0, wn0, r, c);
+        if (s + S8_STAGES - 1 < steps)
+            issue(s + S8_STAGES - 1);
+        cp_async_commit();
+        s8_mma(f0, acc);
+        // Stage s is all in registers. Once step s+1 has landed and every warp is here (done
+        // with stage s), chunk 1 multiplies while step s+1's first fragments load.
+        cp_async_wait<S8_STAGES - 2>();
+        __syncthreads();
+        if (s + 1 < steps)
+            s8_load(f0, panel_i(s + 1), panel_j(s + 1), wm0, wn0, r, c);
+        s8_mma(f1, acc);
+    }
+    cp_async_wait<0>();
+
+    // As version 5: lane (r, c) of accumulator tile (mi, ni) holds C[i][j] and C[i][j+1], and
+    // off the diagonal also writes them to C[j][i]: the mirror from registers.
+#pragma unroll
+    for (int mi = 0; mi < 2 * S8_MP; mi++)
+#pragma unroll
+        for (int ni = 0; ni < S8_NT; ni++)
+#pragma unroll
+            for (int e = 0; e < 2; e++) {
+                const int i = i0 + wm0 + mi * 8 + r, j = j0 + wn0 + ni * 8 + 2 * c + e;
+                if (i < N && j < N) {
+                    C[(size_t)i * N + j] = acc[mi][ni][e];
+                    if (!diag)
+                        C[(size_t)j * N + i] = acc[mi][ni][e];
+                }
+            }
+#endif
+}
+
+template <int VEC>
+static void launch_syrk64(const problem *p)
+{
+    const int tiles = (p->N + S8_BM - 1) / S8_BM;
+    static int attribute_set;
+    if (!attribute_set) { // above 48 KiB of dynamic shared memory a kernel must opt in
+        CUDA_CHECK(cudaFuncSetAttribute(ata_syrk64<VEC>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)S8_SMEM));
+        attribute_set = 1;
+    }
+    ata_syrk64<VEC><<<tiles * (tiles + 1) / 2, S8_THREADS, S8_SMEM>>>(p->A, p->C, p->M, p->N, tiles);
+    CUDA_LAUNCH_CHECK();
+}
+static void run_syrk_v8(void *arg)
+{
+    const problem *p = (const problem *)arg;
+    if (p->N % 2 == 0) // 16-byte copies need every row of A 16-byte aligned
+        launch_syrk64<2>(p);
+    else
+        launch_syrk64<1>(p);
+}
+static const char *unsupported_v8(void)
+{
+    return tc_unsupported_smem((const void *)ata_syrk64<2>, 90, S8_SMEM);
 }
