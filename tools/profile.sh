@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# The profiling and debugging commands that the lecture notes quote (lessons 02, 03, 04, 07), run
-# against the built demos, every output saved. Needs a GPU, Nsight Compute (ncu) and
+# The profiling and debugging commands that the lecture notes quote (lessons 01-04, 06, 07, 09),
+# run against the built demos, every output saved. Needs a GPU, Nsight Compute (ncu) and
 # compute-sanitizer; Nsight Systems (nsys) is used when installed.
 #
 #   tools/profile.sh OUTDIR
@@ -32,10 +32,12 @@ run() { # NAME command...   output to OUTDIR/NAME.txt, the command and its statu
   tail -n 4 "$out/$name.txt" | sed 's/^/   /'
 }
 
-make -s --no-print-directory build/lessons/02-memory-spaces/demo build/lessons/03-naive-matmul/demo \
-  build/lessons/04-tiling/demo build/lessons/07-streams/demo || exit 1
-d02=build/lessons/02-memory-spaces/demo d03=build/lessons/03-naive-matmul/demo
-d04=build/lessons/04-tiling/demo d07=build/lessons/07-streams/demo
+make -s --no-print-directory build/lessons/01-divergence/demo build/lessons/02-memory-spaces/demo \
+  build/lessons/03-naive-matmul/demo build/lessons/04-tiling/demo build/lessons/06-atomics/demo \
+  build/lessons/07-streams/demo build/lessons/09-ata-cublas/demo || exit 1
+d01=build/lessons/01-divergence/demo d02=build/lessons/02-memory-spaces/demo
+d03=build/lessons/03-naive-matmul/demo d04=build/lessons/04-tiling/demo
+d06=build/lessons/06-atomics/demo d07=build/lessons/07-streams/demo d09=build/lessons/09-ata-cublas/demo
 once=(--reps 1 --warmup 0)
 
 # ---- lesson 02: coalescing (sectors per request), bank conflicts, DRAM throughput
@@ -67,6 +69,18 @@ if command -v nsys >/dev/null; then
 else
   printf '07-nsys\t-\tnsys not installed: skipped\n' >>"$log"
 fi
+
+# ---- the top rungs beside the library a user would call instead, at the sizes of the demos'
+# goals: duration, DRAM throughput, pipe use, stall reasons (ncu holds the clocks at base). Each
+# output lists every launch it profiled with its grid; the notes quote the goal's size.
+top=(--section SpeedOfLight --section ComputeWorkloadAnalysis --section WarpStateStats --section LaunchStats
+     --section Occupancy --metrics 'regex:smsp__average_warps_issue_stalled_.*_per_issue_active\.ratio,regex:sm__pipe_.*_cycles_active\.avg\.pct_of_peak_sustained_active,dram__bytes_read.sum.per_second')
+run 01-top "$NCU" "${top[@]}" -k 'regex:reduce_wave_v11|DeviceReduce' -c 6 "$d01" 10 11 "${once[@]}"
+run 04-top "$NCU" "${top[@]}" -k regex:warptile_kernel --launch-skip 4 -c 1 "$d04" 14 "${once[@]}" # 4096^3
+run 04-cublas "$NCU" "${top[@]}" -k regex:gemm -c 1 "$d04" 0 "${once[@]}" # the ceiling's 4096^3
+run 06-top "$NCU" "${top[@]}" -k 'regex:histogram_kernel|DeviceHistogram' -c 12 "$d06" 5 12 "${once[@]}"
+run 09-top "$NCU" "${top[@]}" -k regex:ata_syrk -c 24 "$d09" 6 8 "${once[@]}" # N = 4096: 528 and 2080 blocks
+run 09-cublas "$NCU" "${top[@]}" -k 'regex:xmma_.*f64' -c 24 "$d09" 0 1 "${once[@]}" # N = 4096: 64 x 64 blocks
 
 # ---- the sanitizer reports: three deliberate bugs, one per lesson
 cat >"$out/buggy.cu" <<'EOF'
