@@ -137,6 +137,42 @@ static __device__ __forceinline__ void tc_compute(const double *sI, const double
 #endif
 }
 
+// The accumulators out to C. Lane (r, c) of accumulator tile (mi, ni) holds C[i][j] and
+// C[i][j+1], i = row0 + 8·mi + r, j = col0 + 8·ni + 2c; off the diagonal it also writes them to
+// C[j][i], the mirror from registers. For fixed j the 8 lanes with consecutive r write 64
+// contiguous bytes, two full sectors, so the transposed half costs no more memory traffic than
+// the direct one.
+template <int MT, int NT>
+static __device__ __forceinline__ void tc_store(double *__restrict__ C, int N, const double (&acc)[MT][NT][2],
+                                                int row0, int col0, int r, int c, bool diag)
+{
+#pragma unroll
+    for (int mi = 0; mi < MT; mi++)
+#pragma unroll
+        for (int ni = 0; ni < NT; ni++)
+#pragma unroll
+            for (int e = 0; e < 2; e++) {
+                const int i = row0 + mi * 8 + r, j = col0 + ni * 8 + 2 * c + e;
+                if (i < N && j < N) {
+                    C[(size_t)i * N + j] = acc[mi][ni][e];
+                    if (!diag)
+                        C[(size_t)j * N + i] = acc[mi][ni][e];
+                }
+            }
+}
+
+// Above 48 KiB of dynamic shared memory a kernel must opt in; this does it once per kernel
+// (each instantiation has its own flag).
+template <auto KERNEL>
+static void tc_opt_in(size_t smem)
+{
+    static int done;
+    if (!done) {
+        CUDA_CHECK(cudaFuncSetAttribute(KERNEL, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
+        done = 1;
+    }
+}
+
 template <int SHAPE>
 static __global__ void __launch_bounds__(TC_THREADS, 1)
 ata_tc(const double *__restrict__ A, double *__restrict__ C, int M, int N, int tiles)
@@ -196,22 +232,7 @@ ata_tc(const double *__restrict__ A, double *__restrict__ C, int M, int N, int t
     }
     cp_async_wait<0>();
 
-    // Lane (r, c) of accumulator tile (mi, ni) holds C[i][j] and C[i][j+1]. The mirror stores
-    // C[j][i]: for fixed j the 8 lanes with consecutive r write 64 contiguous bytes, two full
-    // sectors, so the transposed half costs no more memory traffic than the direct one.
-#pragma unroll
-    for (int mi = 0; mi < TC_MT; mi++)
-#pragma unroll
-        for (int ni = 0; ni < TC_NT; ni++)
-#pragma unroll
-            for (int e = 0; e < 2; e++) {
-                const int i = i0 + wm0 + mi * 8 + r, j = j0 + wn0 + ni * 8 + 2 * c + e;
-                if (i < N && j < N) {
-                    C[(size_t)i * N + j] = acc[mi][ni][e];
-                    if (!diag)
-                        C[(size_t)j * N + i] = acc[mi][ni][e];
-                }
-            }
+    tc_store(C, N, acc, i0 + wm0, j0 + wn0, r, c, diag);
 #endif
 }
 
@@ -219,11 +240,7 @@ template <int SHAPE>
 static void run_tc(const problem *p)
 {
     const int tiles = (p->N + TC_BM - 1) / TC_BM;
-    static int attribute_set;
-    if (!attribute_set) { // above 48 KiB of dynamic shared memory a kernel must opt in
-        CUDA_CHECK(cudaFuncSetAttribute(ata_tc<SHAPE>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)TC_SMEM));
-        attribute_set = 1;
-    }
+    tc_opt_in<ata_tc<SHAPE>>(TC_SMEM);
     ata_tc<SHAPE><<<tiles * (tiles + 1) / 2, TC_THREADS, TC_SMEM>>>(p->A, p->C, p->M, p->N, tiles);
     CUDA_LAUNCH_CHECK();
 }

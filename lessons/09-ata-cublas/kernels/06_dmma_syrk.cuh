@@ -127,21 +127,7 @@ ata_syrk(const double *__restrict__ A, double *__restrict__ C, int M, int N, int
     }
     cp_async_wait<0>();
 
-    // As version 5: lane (r, c) of accumulator tile (mi, ni) holds C[i][j] and C[i][j+1], and
-    // off the diagonal also writes them to C[j][i]: the mirror from registers.
-#pragma unroll
-    for (int mi = 0; mi < TC_MT; mi++)
-#pragma unroll
-        for (int ni = 0; ni < TC_NT; ni++)
-#pragma unroll
-            for (int e = 0; e < 2; e++) {
-                const int i = i0 + wm0 + mi * 8 + r, j = j0 + wn0 + ni * 8 + 2 * c + e;
-                if (i < N && j < N) {
-                    C[(size_t)i * N + j] = acc[mi][ni][e];
-                    if (!diag)
-                        C[(size_t)j * N + i] = acc[mi][ni][e];
-                }
-            }
+    tc_store(C, N, acc, i0 + wm0, j0 + wn0, r, c, diag); // as version 5, the mirror from registers
 #endif
 }
 
@@ -152,12 +138,7 @@ static void launch_syrk(const problem *p)
 {
     const size_t smem = syrk_cfg<BK, STAGES>::SMEM;
     const int tiles = (p->N + TC_BM - 1) / TC_BM;
-    static int attribute_set;
-    if (!attribute_set) { // above 48 KiB of dynamic shared memory a kernel must opt in
-        CUDA_CHECK(cudaFuncSetAttribute(ata_syrk<BK, STAGES, VEC>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                        (int)smem));
-        attribute_set = 1;
-    }
+    tc_opt_in<ata_syrk<BK, STAGES, VEC>>(smem);
     ata_syrk<BK, STAGES, VEC><<<tiles * (tiles + 1) / 2, TC_THREADS, smem>>>(p->A, p->C, p->M, p->N, tiles);
     CUDA_LAUNCH_CHECK();
 }
@@ -301,21 +282,7 @@ ata_syrk64(const double *__restrict__ A, double *__restrict__ C, int M, int N, i
     }
     cp_async_wait<0>();
 
-    // As version 5: lane (r, c) of accumulator tile (mi, ni) holds C[i][j] and C[i][j+1], and
-    // off the diagonal also writes them to C[j][i]: the mirror from registers.
-#pragma unroll
-    for (int mi = 0; mi < 2 * S8_MP; mi++)
-#pragma unroll
-        for (int ni = 0; ni < S8_NT; ni++)
-#pragma unroll
-            for (int e = 0; e < 2; e++) {
-                const int i = i0 + wm0 + mi * 8 + r, j = j0 + wn0 + ni * 8 + 2 * c + e;
-                if (i < N && j < N) {
-                    C[(size_t)i * N + j] = acc[mi][ni][e];
-                    if (!diag)
-                        C[(size_t)j * N + i] = acc[mi][ni][e];
-                }
-            }
+    tc_store(C, N, acc, i0 + wm0, j0 + wn0, r, c, diag); // as version 5, the mirror from registers
 #endif
 }
 
@@ -323,11 +290,7 @@ template <int VEC>
 static void launch_syrk64(const problem *p)
 {
     const int tiles = (p->N + S8_BM - 1) / S8_BM;
-    static int attribute_set;
-    if (!attribute_set) { // above 48 KiB of dynamic shared memory a kernel must opt in
-        CUDA_CHECK(cudaFuncSetAttribute(ata_syrk64<VEC>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)S8_SMEM));
-        attribute_set = 1;
-    }
+    tc_opt_in<ata_syrk64<VEC>>(S8_SMEM);
     ata_syrk64<VEC><<<tiles * (tiles + 1) / 2, S8_THREADS, S8_SMEM>>>(p->A, p->C, p->M, p->N, tiles);
     CUDA_LAUNCH_CHECK();
 }
