@@ -73,8 +73,8 @@ matmul_regtile_kernel(const float *__restrict__ A, const float *__restrict__ B,
     float acc[TM][TN] = {};
     for (int k0 = 0; k0 < K; k0 += BK) {
         // With EDGES every element outside A or B is staged as 0, so boundary tiles need no
-        // test in the multiply. A's float4 goes in transposed: with the padding, a warp's 4 scalar stores
-        // hit 32 different banks.
+        // test in the multiply. A's float4 goes in transposed: with the padding, each of the
+        // 4 scalar stores of a warp hits 32 different banks.
         float4 va, vb;
         if constexpr (EDGES) {
             va = row4(a_row, k0 + a_c, K, a_row_in, a_aligned);

@@ -169,9 +169,8 @@ static const char *unsupported_v7(void)
 // ----- version 8: cublasDsyrk's geometry, and the fragments in registers a step ahead.
 // Nsight Compute shows cublasDsyrk at N = 4096 running 64×64 tiles of C with 4 warps of 32×32,
 // 254 registers per thread and two blocks per SM, its DMMA pipe 96% busy; version 6 keeps it 79%
-// busy, and its warps' largest stall is "wait": an instruction held until a DMMA has read the
-// registers it would overwrite. At 255 registers, 128 of them accumulators, version 6 has no
-// room to load the next fragments while the DMMAs still read the current ones.
+// busy. At 255 registers, 128 of them accumulators, version 6 has no room to load the next
+// fragments while the DMMAs still read the current ones.
 // Version 8 takes the smaller tile, so the accumulators need 64 registers, and spends the room
 // on two sets of fragments: while the DMMAs of one 16-row chunk run, the fragments of the next
 // are loaded. The block's barrier moves accordingly: it comes once a stage's last fragments are
