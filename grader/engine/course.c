@@ -9,6 +9,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,11 +42,15 @@ struct ini_ctx {
     int p_line;
 };
 
-static void ctx_error(struct ini_ctx *x, const char *fmt, const char *arg)
+static void ctx_error(struct ini_ctx *x, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void ctx_error(struct ini_ctx *x, const char *fmt, ...)
 {
     if (x->error)
         return;
-    x->error = xasprintf(fmt, arg);
+    va_list ap;
+    va_start(ap, fmt);
+    x->error = xvasprintf(fmt, ap);
+    va_end(ap);
     x->error_line = x->p_line;
 }
 
@@ -133,16 +138,11 @@ static int task_key(struct ini_ctx *x, struct task *t, const char *name, const c
         else
             t->atol = v;
     } else if (strcmp(name, "work_queues") == 0) {
-        char *end;
-        errno = 0;
-        long n = strtol(value, &end, 10);
-        if (end == value || *end || errno || n < 1 || n > WORK_QUEUES_MAX) {
-            char bound[32];
-            snprintf(bound, sizeof bound, "%d", WORK_QUEUES_MAX);
-            ctx_error(x, "work_queues: not a whole number from 1 to %s", bound);
+        if (parse_number(value, &v) < 0 || !(v >= 1 && v <= WORK_QUEUES_MAX) || v != (int)v) {
+            ctx_error(x, "work_queues: not a whole number from 1 to %d", WORK_QUEUES_MAX);
             return 0;
         }
-        t->work_queues = (int)n;
+        t->work_queues = (int)v;
     } else if (strcmp(name, "speed_case") == 0) {
         set_str(&t->speed_case, value);
     } else if (strcmp(name, "sanitize_case") == 0) {

@@ -105,6 +105,7 @@ static void bad_values_name_their_line(void **state)
         {"[task.a]\nwork_queues = 0\n", "lessons/01-x/lesson.ini:2: work_queues: not a whole number from 1 to 32"},
         {"[task.a]\nwork_queues = 33\n", "lessons/01-x/lesson.ini:2: work_queues: not a whole number from 1 to 32"},
         {"[task.a]\nwork_queues = 2.5\n", "lessons/01-x/lesson.ini:2: work_queues: not a whole number from 1 to 32"},
+        {"[task.a]\nwork_queues = nan\n", "lessons/01-x/lesson.ini:2: work_queues: not a whole number from 1 to 32"},
         {"[lesson]\ntitle = only\n", "lessons/01-x/lesson.ini: no [task.NAME] section"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
