@@ -98,6 +98,8 @@ static void bad_values_name_their_line(void **state)
     (void)state;
     static const struct { const char *ini; const char *error; } cases[] = {
         {"[lesson]\ntitle = x\n[task.a]\nweight = ten\n", "lessons/01-x/lesson.ini:4: weight: not a non-negative number"},
+        {"[task.a]\nspeed_threshold = nan\n", "lessons/01-x/lesson.ini:2: speed_threshold: not a non-negative number"},
+        {"[task.a]\nweight = inf\n", "lessons/01-x/lesson.ini:2: weight: not a non-negative number"},
         {"[task.a]\nsanitizers = memcheck bogus\n", "lessons/01-x/lesson.ini:2: sanitizers: unknown tool 'bogus'"},
         {"[task.a]\ntitle = t\n\ncolour = red\n", "lessons/01-x/lesson.ini:4: unknown key 'colour'"},
         {"[other]\nkey = v\n", "lessons/01-x/lesson.ini:2: unknown section [other]"},
