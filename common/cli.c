@@ -12,7 +12,7 @@ static const char usage_common[] =
     "  --seed N           seed of the inputs (default 1)\n"
     "  --reps N           timed repetitions\n"
     "  --warmup N         untimed calls before timing\n"
-    "  --report FILE      write a TAP 14 report\n"
+    "  --report FILE      write a TAP 13 report\n"
     "  --dump DIR         write every output to DIR for --verify, without checking it here\n"
     "  --no-check         run and time only, without the CPU check\n"
     "  --verify DIR       check outputs dumped in DIR; runs no GPU code\n"

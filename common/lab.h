@@ -9,7 +9,7 @@
  *               and lab_fill_*_device (GPU), which give the same values (lab_draw.h)
  *   checking    lab_compare_* (tolerance, counts, max errors, first mismatches), lab_check_gemm_*,
  *               lab_check_seed (where a sampled check looks)
- *   output      lab_table (aligned terminal table + CSV), lab_report (TAP 14), lab_fmt_*
+ *   output      lab_table (aligned terminal table + CSV), lab_report (TAP 13), lab_fmt_*
  *   CLI         lab_cli_parse: the options every harness and demo shares
  *   tasks       lab_task_main: the graded-task harness (cases, dump, verify, report)
  *   demos       lab_demo: a demo's version registry and everything derived from it
@@ -303,7 +303,7 @@ typedef struct lab_options {
     uint64_t check_seed;
     int reps;                     /* --reps N   (default: -1, the program's own default) */
     int warmup;                   /* --warmup N (default: -1) */
-    const char *report;           /* --report FILE: TAP 14 */
+    const char *report;           /* --report FILE: TAP 13 */
     const char *dump_dir;         /* --dump DIR */
     const char *verify_dir;       /* --verify DIR */
     const char *reference_dir;    /* --dump-reference DIR: CPU reference as a dump (tests) */
@@ -343,7 +343,8 @@ typedef struct lab_case_result {
     int reps_checked;             /* repetitions whose outputs were checked or dumped */
 } lab_case_result;
 
-/* TAP 14 with one flat YAML block per case. path NULL: a report that writes nothing. */
+/* TAP 13, the version Perl's prove reads (it refuses a file that says 14), with one flat YAML
+ * block per case. path NULL: a report that writes nothing. */
 typedef struct lab_report lab_report;
 lab_report *lab_report_open(const char *path, const char *program, const char *task,
                             uint64_t seed, size_t planned);

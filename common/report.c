@@ -1,4 +1,4 @@
-// The machine-readable report: TAP 14, one flat YAML block per case.
+// The machine-readable report: TAP 13, one flat YAML block per case.
 #include "lab.h"
 
 #include <stdarg.h>
@@ -31,7 +31,7 @@ lab_report *lab_report_open(const char *path, const char *program, const char *t
         free(r);
         return NULL;
     }
-    fprintf(r->f, "TAP version 14\n# " LAB_TAP_PROGRAM ": %s\n# " LAB_TAP_TASK ": %s\n# " LAB_TAP_SEED
+    fprintf(r->f, "TAP version 13\n# " LAB_TAP_PROGRAM ": %s\n# " LAB_TAP_TASK ": %s\n# " LAB_TAP_SEED
             ": %llu\n", program, task, (unsigned long long)seed);
     if (planned)
         fprintf(r->f, "1..%zu\n", planned);

@@ -1,4 +1,4 @@
-/* tap.c — the TAP 14 report reader (tap.h). */
+/* tap.c — the TAP report reader (13 as written; 14 read alike) (tap.h). */
 #include "tap.h"
 
 #include <stdio.h>

@@ -1,4 +1,4 @@
-/* tap.h — reading the TAP 14 reports that task binaries write (--report FILE).
+/* tap.h — reading the TAP 13 reports that task binaries write (--report FILE).
  *
  *   ok 1 - 17x31x5          a case line: "ok"/"not ok", number, " - ", the case name
  *     ---                   then one flat YAML block: "key: value" lines

@@ -95,7 +95,7 @@ static void table_prints_aligned_and_writes_csv(void **state)
     assert_non_null(strstr(slurp(path), "8,x,5.5\n"));
 }
 
-static void report_is_tap14_with_yaml(void **state)
+static void report_is_tap13_with_yaml(void **state)
 {
     (void)state;
     char path[128];
@@ -124,13 +124,34 @@ static void report_is_tap14_with_yaml(void **state)
     lab_report_case(r, &c);
     assert_int_equal(lab_report_close(r), 0);
     const char *tap = slurp(path);
-    assert_non_null(strstr(tap, "TAP version 14\n# program: prog\n# task: task\n# seed: 9\n"));
+    assert_non_null(strstr(tap, "TAP version 13\n# program: prog\n# task: task\n# seed: 9\n"));
     assert_non_null(strstr(tap, "ok 1 - ok-case\n  ---\n  status: pass\n  time_ms: 1.5\n"));
     assert_non_null(strstr(tap, "  unit: GB/s\n  floor_ms: 0.25\n  reps_checked: 2\n"));
     assert_non_null(strstr(tap, "not ok 2 - bad-case\n  ---\n  status: fail\n  checked"));
     assert_non_null(strstr(tap, "  first_mismatch: \"[12] (row 1, col 2) expected 1 got 2\"\n"));
     assert_non_null(strstr(tap, "  note: \"say \\\"why\\\"\"\n"));
     assert_non_null(strstr(tap, "1..2\n")); // plan written at the end when not known first
+}
+
+// A report whose every case passed is a passing file to Perl's prove (it fails "TAP version 14").
+static void report_passes_prove(void **state)
+{
+    (void)state;
+    if (system("command -v prove >/dev/null 2>&1") != 0)
+        skip();
+    char path[128], cmd[256];
+    snprintf(path, sizeof path, "%s/p.tap", tmpdir);
+    lab_report *r = lab_report_open(path, "prog", "task", 9, 1);
+    assert_non_null(r);
+    lab_case_result c;
+    memset(&c, 0, sizeof c);
+    c.name = "ok-case";
+    c.status = LAB_PASS;
+    c.timing = (lab_timing){1.5, 1, 2, 1.5, 3};
+    lab_report_case(r, &c);
+    assert_int_equal(lab_report_close(r), 0);
+    snprintf(cmd, sizeof cmd, "prove --exec cat %s >/dev/null 2>&1", path);
+    assert_int_equal(system(cmd), 0);
 }
 
 static void dump_round_trip_and_mismatches(void **state)
@@ -178,7 +199,8 @@ int main(void)
         cmocka_unit_test(numbers),
         cmocka_unit_test(timing_summary),
         cmocka_unit_test(table_prints_aligned_and_writes_csv),
-        cmocka_unit_test(report_is_tap14_with_yaml),
+        cmocka_unit_test(report_is_tap13_with_yaml),
+        cmocka_unit_test(report_passes_prove),
         cmocka_unit_test(dump_round_trip_and_mismatches),
     };
     return cmocka_run_group_tests_name("lab output", tests, setup, teardown);
