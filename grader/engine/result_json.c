@@ -2,6 +2,7 @@
 #include "result_json.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -60,7 +61,10 @@ cJSON *result_to_json(const struct task_result *r)
     cJSON_AddNumberToObject(o, "score", r->score);
     cJSON_AddNumberToObject(o, "max_score", r->max_score);
     cJSON_AddStringToObject(o, "reason", r->reason);
-    cJSON_AddNumberToObject(o, "seed", (double)r->seed);
+    /* the digits themselves: a JSON number read as a double loses seeds above 2^53 */
+    char seed[24];
+    snprintf(seed, sizeof seed, "%llu", (unsigned long long)r->seed);
+    cJSON_AddRawToObject(o, "seed", seed);
     cJSON_AddNumberToObject(o, "duration_s", r->duration_s);
     cJSON_AddNumberToObject(o, "graded_at", (double)r->graded_at);
     cJSON_AddStringToObject(o, "exercise_hash", r->exercise_hash);
@@ -178,6 +182,15 @@ static double jnum(const cJSON *o, const char *key)
     return cJSON_IsNumber(v) ? v->valuedouble : -1;
 }
 
+/* A seed written as its digits (exact), or as a number another program wrote (exact up to 2^53). */
+static uint64_t jseed(const cJSON *o)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, "seed");
+    if ((cJSON_IsRaw(v) || cJSON_IsString(v)) && v->valuestring)
+        return strtoull(v->valuestring, NULL, 10);
+    return cJSON_IsNumber(v) && v->valuedouble > 0 ? (uint64_t)v->valuedouble : 0;
+}
+
 static const cJSON *jarr(const cJSON *o, const char *key)
 {
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
@@ -237,7 +250,7 @@ struct task_result *result_from_json(const cJSON *j)
     r->score = fmax(0, jnum(j, "score"));
     r->max_score = fmax(0, jnum(j, "max_score"));
     set_str(&r->reason, jstr(j, "reason"));
-    r->seed = (uint64_t)fmax(0, jnum(j, "seed"));
+    r->seed = jseed(j);
     r->duration_s = fmax(0, jnum(j, "duration_s"));
     r->graded_at = (int64_t)fmax(0, jnum(j, "graded_at"));
     set_str(&r->exercise_hash, jstr(j, "exercise_hash"));

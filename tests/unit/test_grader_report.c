@@ -78,6 +78,16 @@ static void result_json_round_trip(void **state)
     assert_int_equal(result_outcome(back), OUTCOME_WRONG);
     assert_string_equal(result_reason(back), "case 17x31x5: \"quoted\" reason");
     assert_int_equal(result_seed(back), 123456789);
+    task_result_free(back);
+    cJSON_Delete(j);
+    /* a seed above 2^53 is written digit for digit and read back exactly */
+    r->seed = 18446744073709551557ull;
+    j = result_to_json(r);
+    char *text = cJSON_PrintUnformatted(j);
+    assert_non_null(strstr(text, "\"seed\":18446744073709551557,"));
+    free(text);
+    back = result_from_json(j);
+    assert_true(result_seed(back) == 18446744073709551557ull);
     assert_int_equal(result_case_count(back), 1);
     const struct case_result *c = result_case(back, 0);
     assert_int_equal(c->status, CASE_FAIL);
