@@ -452,6 +452,8 @@ static int run_course(const char *root, struct cli *c, struct grader_opts *o)
     o->state_path = state_path;
     struct grading_session *s = rc >= 0 ? NULL
                                         : session_open(course, state_path, !c->batch && !o->force);
+    if (session_state_note(s))
+        fprintf(stderr, "grader: warning: %s\n", session_state_note(s));
 #ifdef HAVE_TUI
     if (s && !c->batch && isatty(STDOUT_FILENO) && isatty(STDIN_FILENO) && tui_usable())
         rc = tui_main(s, o);

@@ -10,6 +10,7 @@ struct grading_session {
     struct course *course;
     char *state_path;               /* NULL: no saved progress */
     struct grader_state *state;
+    char *state_note;               /* the corrupt state file kept aside; NULL: none */
 };
 
 int grader_exit_status(size_t graded, size_t passed, size_t skipped, size_t errors)
@@ -39,7 +40,7 @@ struct grading_session *session_open(struct course *c, const char *state_path, i
     s->course = c;
     if (state_path) {
         s->state_path = xstrdup(state_path);
-        s->state = state_load(state_path);
+        s->state = state_load(state_path, &s->state_note);
         if (apply_saved)
             state_apply(s->state, c);
     }
@@ -51,8 +52,14 @@ void session_close(struct grading_session *s)
     if (!s)
         return;
     state_free(s->state);
+    free(s->state_note);
     free(s->state_path);
     free(s);
+}
+
+const char *session_state_note(const struct grading_session *s)
+{
+    return s ? s->state_note : NULL;
 }
 
 struct course *session_course(const struct grading_session *s)

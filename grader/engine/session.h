@@ -34,6 +34,9 @@ struct grading_session;
 struct grading_session *session_open(struct course *c, const char *state_path, int apply_saved);
 void session_close(struct grading_session *s);
 struct course *session_course(const struct grading_session *s);
+/* One line when the saved progress was corrupt and kept aside (state.h), for the front end to
+ * show; NULL otherwise. */
+const char *session_state_note(const struct grading_session *s);
 
 /* The one freshness test: t has a result, and it was graded from its exercise file as the
  * file is now. 0 without saved progress. */

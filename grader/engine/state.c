@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <cjson/cJSON.h>
@@ -26,17 +27,37 @@ char *state_default_path(const char *root)
     return xasprintf("%s/.grader/state.json", root);
 }
 
-struct grader_state *state_load(const char *path)
+/* A file that is there but is no state moves aside, so that the next save does not destroy
+ * what may be the only copy of a student's progress; *note says where it went. */
+static void keep_aside(const char *path, const char *why, char **note)
+{
+    char stamp[32];
+    time_t now = time(NULL);
+    strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", localtime(&now));
+    char *aside = xasprintf("%s.corrupt-%s", path, stamp);
+    if (rename(path, aside) == 0)
+        *note = xasprintf("saved progress %s %s: kept as %s; progress starts afresh", path, why,
+                          aside);
+    else
+        *note = xasprintf("saved progress %s %s, and cannot be kept aside (%s): it will be "
+                          "written over", path, why, strerror(errno));
+    free(aside);
+}
+
+struct grader_state *state_load(const char *path, char **note)
 {
     struct grader_state *s = xcalloc(1, sizeof *s);
+    *note = NULL;
     char *text = path ? read_text_file(path, STATE_MAX) : NULL;
     cJSON *doc = text ? cJSON_Parse(text) : NULL;
-    free(text);
     cJSON *tasks = doc ? cJSON_GetObjectItemCaseSensitive(doc, "tasks") : NULL;
     if (cJSON_IsObject(tasks))
         s->tasks = cJSON_DetachItemViaPointer(doc, tasks);
     else
         s->tasks = cJSON_CreateObject();
+    if (text && !cJSON_IsObject(tasks))
+        keep_aside(path, doc ? "holds no tasks" : "is not valid JSON", note);
+    free(text);
     cJSON_Delete(doc);
     return s;
 }

@@ -440,7 +440,9 @@ int tui_main(struct grading_session *s, const struct grader_opts *o)
     int rc = 2, started = tui_grading_start(&ui) == 0;
     if (started) {
         size_t n = course_error_count(c);
-        if (n)
+        if (session_state_note(s))
+            tui_message(&ui, TUI_C_WRONG, "%s", session_state_note(s));
+        else if (n)
             tui_message(&ui, TUI_C_WRONG, "%s%s", course_error(c, 0),
                         n > 1 ? "  (more in the list)" : "");
         loop(&ui);

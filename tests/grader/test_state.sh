@@ -36,6 +36,10 @@ plain --force
 echo '{ not json' >"$state"
 plain
 expect_grep '^score: ' "$TEST_TMP/plain" "a corrupt state file is an empty state, not an error"
+expect_grep 'state.json is not valid JSON: kept as .*state.json.corrupt-' "$TEST_TMP/plain" "and says where it was kept"
+kept=("$course"/.grader/state.json.corrupt-*)
+[ "$(cat "${kept[0]}" 2>/dev/null)" = '{ not json' ] && ok "the corrupt file is kept whole" || bad "the corrupt file was not kept"
+rm -f "${kept[@]}"
 py_json "and is rewritten whole" 'assert len(d["tasks"]) == 5' "$state"
 
 rm -rf "$work"

@@ -128,7 +128,9 @@ static void scores_and_state(void **state)
     char path[] = "/tmp/grader-state-XXXXXX";
     int fd = mkstemp(path);
     close(fd);
-    struct grader_state *s = state_load("/nonexistent/state.json");
+    char *note = NULL;
+    struct grader_state *s = state_load("/nonexistent/state.json", &note);
+    assert_null(note);
     state_record(s, t);
     assert_true(state_is_fresh(s, t));
     assert_false(state_is_fresh(s, course_find_task(c, "wrong")));
@@ -137,13 +139,32 @@ static void scores_and_state(void **state)
     course_free(c);
 
     c = course_load("tests/grader/fixture");
-    s = state_load(path);
+    s = state_load(path, &note);
+    assert_null(note);
     assert_int_equal(state_apply(s, c), 1);
     assert_int_equal(task_outcome(course_find_task(c, "pass")), OUTCOME_PASSED);
     assert_int_equal(task_outcome(course_find_task(c, "wrong")), OUTCOME_NOT_RUN);
     state_free(s);
     course_free(c);
-    unlink(path);
+
+    /* a corrupt file is kept aside, not written over by the next save */
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs("{ not json", f);
+    fclose(f);
+    s = state_load(path, &note);
+    assert_non_null(note);
+    assert_non_null(strstr(note, "is not valid JSON: kept as "));
+    char *aside = strstr(note, "kept as ") + strlen("kept as ");
+    *strchr(aside, ';') = 0;
+    char *kept = read_text_file(aside, 1 << 10);
+    assert_non_null(kept);
+    assert_string_equal(kept, "{ not json");
+    assert_int_equal(access(path, F_OK), -1);
+    free(kept);
+    unlink(aside);
+    free(note);
+    state_free(s);
 }
 
 static void formats(void **state)
