@@ -24,7 +24,8 @@ enum witness_verdict witness_confirm(const struct witness_in *in, struct witness
     const double per_ref = in->w_ref_s * 1e3 / in->calls_ref;
     const double overhead = per_ref > in->ref_ms ? per_ref - in->ref_ms : 0;
     out->t_conf_ms = in->ref_ms + (in->w_s - in->w_ref_s) * 1e3 / in->calls;
-    out->t_low_ms = out->t_conf_ms - WITNESS_OVERHEAD_SLACK * overhead;
+    out->t_low_ms = out->t_conf_ms - WITNESS_OVERHEAD_SLACK * overhead -
+                    WITNESS_WINDOW_SLACK_S * 1e3 / in->calls;
     if (out->t_low_ms < 0)
         out->t_low_ms = 0;
     if (in->ref_ms / in->student_ms < in->threshold)

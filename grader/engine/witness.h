@@ -31,6 +31,12 @@
  * a witness's first look is taken beside other work (its doubts get a second look alone). */
 #define WITNESS_OVERHEAD_SLACK 0.5
 
+/* The seconds a window may gain or lose whatever its calls: the grader's and the program's
+ * wake-ups at go and done on a loaded host (a few milliseconds measured beside -j 2 gradings
+ * of the stand-in tasks), spread over the window's calls. Calls of microseconds cannot be
+ * confirmed closer than this. */
+#define WITNESS_WINDOW_SLACK_S 0.05
+
 enum witness_verdict { WITNESS_CONFIRMED, WITNESS_DOUBTED, WITNESS_UNKNOWN };
 
 struct witness_in {
