@@ -396,7 +396,7 @@ int lab_dump_exists(const char *dir, const char *case_name, int rep, const char 
 uint64_t lab_rep_seed(uint64_t seed, int rep);
 /* How many timed repetitions of a case are dumped (or checked here): a random few, since the
  * speed case's outputs are large. */
-#define LAB_DUMP_REPS 2
+#define LAB_DUMP_REPS LAB_GATE_PICKS
 /* Picks min(want, reps) distinct repetitions of [0, reps) into out[], increasing, from a
  * random value read at the time of the call (the CPU's hardware generator and cycle counter).
  * The harness calls it after the last timed call returned: the code under test cannot know

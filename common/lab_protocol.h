@@ -10,6 +10,7 @@
 #define LAB_PROTOCOL_H
 
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -77,24 +78,76 @@ enum lab_exit {
  * test runs, the program writes LAB_GATE_READY there and waits for LAB_GATE_GO; in between, the
  * grader takes the program's turn at the GPU. When its timed calls are over, the program writes
  * LAB_GATE_DONE, and the grader hands the turn on while the program writes its report and
- * exits (closing a context of gigabytes takes a tenth of a second and more). A program that
- * says it is done before its calls only times them beside other programs: slower, never
- * faster. Without the variable a program goes straight on. */
+ * exits (closing a context of gigabytes takes a tenth of a second and more). Without the
+ * variable a program goes straight on.
+ *
+ * The words carry the witness of the timed calls (grader/README.md, "the witness"), every
+ * number in the host's byte order (both ends run on one machine):
+ *   LAB_GATE_GO    then a key of LAB_GATE_KEY_BYTES the grader drew for this run (0: it wants
+ *                  no commitment; the key then keys nothing the grader checks);
+ *   LAB_GATE_DONE  then the commitment: uint32 warm-up calls, uint32 timed calls R (at most
+ *                  LAB_GATE_MAX_REPS), and, when the key was not 0, R uint64: each timed
+ *                  call's outputs hashed with the key (lab_witness.h: lab_witness_rep_*), as
+ *                  they were when that call returned (a program that ran no speed case says
+ *                  R = 0);
+ *   LAB_GATE_PICK  the grader's answer: uint32 n (at most LAB_GATE_PICKS), then n distinct
+ *                  uint32 repetition numbers below R: the repetitions the program dumps.
+ * The grader's clock runs from the go it sent to the done it read: that is the witnessed time
+ * of the calls, which no number the program writes can shorten. A program that says it is done
+ * before its calls commits to outputs it does not yet have: the dumped ones then differ from
+ * what it committed, and the grader says so. */
 #define LAB_GATE_ENV "LAB_GATE_FD"
 #define LAB_GATE_FD 3 /* the descriptor the grader passes */
 #define LAB_GATE_READY 'R'
 #define LAB_GATE_GO 'G'
 #define LAB_GATE_DONE 'D'
+#define LAB_GATE_PICK 'P'
+#define LAB_GATE_KEY_BYTES 8
+#define LAB_GATE_MAX_REPS 4096
+#define LAB_GATE_PICKS 2 /* repetitions dumped for the verifier (lab.h: LAB_DUMP_REPS) */
+
+/* Writes or reads exactly n bytes on the gate: 0, or -1 (the other end gone). */
+static inline int lab_gate_send_all(int fd, const void *p, size_t n)
+{
+    const char *c = (const char *)p;
+    while (n > 0) {
+        ssize_t k = send(fd, c, n, MSG_NOSIGNAL);
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k <= 0)
+            return -1;
+        c += k;
+        n -= (size_t)k;
+    }
+    return 0;
+}
+
+static inline int lab_gate_recv_all(int fd, void *p, size_t n)
+{
+    char *c = (char *)p;
+    while (n > 0) {
+        ssize_t k = read(fd, c, n);
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k <= 0)
+            return -1;
+        c += k;
+        n -= (size_t)k;
+    }
+    return 0;
+}
 
 /* The program's side: 0 when it may go on (no gate, or the grader said go), -1 when the gate
  * is broken (a bad number, the grader gone): the program must then stop, as for a bad
- * command line. With kept NULL the socket is closed before it returns, so that nothing the
- * program runs afterwards can speak on the gate; else it stays open for lab_gate_done, and
- * *kept is its descriptor (-1: no gate). */
-static inline int lab_gate_pass(int *kept)
+ * command line. *key gets the grader's key (0 without a gate). With kept NULL the socket is
+ * closed before it returns, so that nothing the program runs afterwards can speak on the
+ * gate; else it stays open for lab_gate_done, and *kept is its descriptor (-1: no gate). */
+static inline int lab_gate_pass(int *kept, uint64_t *key)
 {
     if (kept)
         *kept = -1;
+    if (key)
+        *key = 0;
     const char *v = getenv(LAB_GATE_ENV);
     if (!v || !*v)
         return 0;
@@ -103,15 +156,11 @@ static inline int lab_gate_pass(int *kept)
     if (*end || fd < 3 || fd > 1023)
         return -1;
     char c = LAB_GATE_READY;
-    ssize_t n;
-    do
-        n = send((int)fd, &c, 1, MSG_NOSIGNAL); /* a socket, or the gate is broken */
-    while (n < 0 && errno == EINTR);
-    if (n == 1)
-        do
-            n = read((int)fd, &c, 1);
-        while (n < 0 && errno == EINTR);
-    int ok = n == 1 && c == LAB_GATE_GO;
+    uint64_t k = 0;
+    int ok = lab_gate_send_all((int)fd, &c, 1) == 0 && lab_gate_recv_all((int)fd, &c, 1) == 0 &&
+             c == LAB_GATE_GO && lab_gate_recv_all((int)fd, &k, sizeof k) == 0;
+    if (ok && key)
+        *key = k;
     if (ok && kept)
         *kept = (int)fd;
     else
@@ -119,17 +168,31 @@ static inline int lab_gate_pass(int *kept)
     return ok ? 0 : -1;
 }
 
-/* The timed calls are over: says so on the gate kept by lab_gate_pass and closes it. */
-static inline void lab_gate_done(int fd)
+/* The timed calls are over: says so on the gate kept by lab_gate_pass with the commitment
+ * (warmup and reps calls, hash[r] the keyed hash of timed call r's outputs: given when the
+ * key was not 0, else NULL), reads the grader's picks into picks[0 .. max_picks) and closes
+ * the gate. The number of picks, or -1 when there is no gate or the grader gave none (the
+ * program then picks for itself). */
+static inline int lab_gate_done(int fd, uint32_t warmup, uint32_t reps, const uint64_t *hash,
+                                int *picks, int max_picks)
 {
     if (fd < 0)
-        return;
+        return -1;
     char c = LAB_GATE_DONE;
-    ssize_t n;
-    do
-        n = send(fd, &c, 1, MSG_NOSIGNAL); /* the grader may be gone: nothing to tell */
-    while (n < 0 && errno == EINTR);
+    uint32_t head[2] = {warmup, reps}, n = 0;
+    int ok = lab_gate_send_all(fd, &c, 1) == 0 && lab_gate_send_all(fd, head, sizeof head) == 0 &&
+             (!hash || reps == 0 || lab_gate_send_all(fd, hash, reps * sizeof *hash) == 0) &&
+             lab_gate_recv_all(fd, &c, 1) == 0 && c == LAB_GATE_PICK &&
+             lab_gate_recv_all(fd, &n, sizeof n) == 0 && n <= LAB_GATE_PICKS &&
+             (int)n <= max_picks;
+    for (uint32_t i = 0; ok && i < n; i++) {
+        uint32_t r = 0;
+        ok = lab_gate_recv_all(fd, &r, sizeof r) == 0 && r < reps;
+        if (ok)
+            picks[i] = (int)r;
+    }
     close(fd);
+    return ok ? (int)n : -1;
 }
 
 #endif /* LAB_PROTOCOL_H */

@@ -262,7 +262,8 @@ int lab_task_main(const lab_task *t, int argc, char **argv)
     // The device is open and no code under test has run: the grader's turn at the GPU starts
     // here (lab_protocol.h).
     int gate = -1;
-    if (!o.verify_dir && lab_gate_pass(&gate) != 0) {
+    uint64_t gate_key = 0;
+    if (!o.verify_dir && lab_gate_pass(&gate, &gate_key) != 0) {
         fprintf(stderr, "error: the grader's gate (%s) closed before the cases ran\n", LAB_GATE_ENV);
         return LAB_EXIT_USAGE;
     }
@@ -288,7 +289,7 @@ int lab_task_main(const lab_task *t, int argc, char **argv)
         lab_compare_init(&res->cmp);
         if (o.verify_dir)
             verify_case(t, &o, tol, reps, c, res);
-        else if (task_run_case(t, &o, tol, warmup, reps, c, res, &gate))
+        else if (task_run_case(t, &o, tol, warmup, reps, c, res, &gate, gate_key))
             return LAB_EXIT_USAGE;
         if (!o.verify_dir && !checks_here(&o))
             res->status = LAB_SKIPPED;
@@ -299,7 +300,7 @@ int lab_task_main(const lab_task *t, int argc, char **argv)
         lab_report_case(rep, res);
     }
     // the timed calls are over (when no speed case ran): the rest needs no turn
-    lab_gate_done(gate);
+    lab_gate_done(gate, 0, 0, NULL, NULL, 0);
     lab_table *tab = new_table();
     for (size_t i = 0; i < t->n_cases; i++)
         if (lab_cli_case_selected(&o, t->cases[i].name))

@@ -15,9 +15,14 @@
 // the grader's turn is handed on. Later calls of the code under test run beside those copies,
 // so each copy's keyed hash is taken when it is made and again before it is read: a copy
 // changed after its call returned fails its case, and says so.
+//
+// Under the grader's gate (lab_protocol.h) the hash is keyed with the grader's key and is the
+// witness's (lab_witness.h): when the speed case's timed calls are over, the harness commits
+// to every timed call's hash on the gate, and dumps the repetitions the grader then picks.
 #include "task_run.h"
 
 #include "lab_draw.h"
+#include "lab_witness.h"
 #include "parallel.h"
 
 #include <string.h>
@@ -81,7 +86,8 @@ typedef struct kept {
     size_t n;
     lab_buffer b[TASK_MAX_BUFFERS]; // data: the copies in host memory (NULL: on the device)
     void *dev[TASK_MAX_BUFFERS];    // the copies on the device, until brought home
-    uint64_t hash[TASK_MAX_BUFFERS]; // each device copy's, when it was made
+    uint64_t hash[TASK_MAX_BUFFERS]; // each copy's (lab_witness.h), when it was made
+    int hashed[TASK_MAX_BUFFERS];    // a host copy's hash was taken (with the grader's key)
 } kept;
 
 // b's data replaced by a copy of it in host memory of its own.
@@ -92,11 +98,39 @@ static void keep_on_host(lab_buffer *b)
     b->data = copy;
 }
 
-static void keep_outputs(const lab_task *t, void *st, kept *k)
+static uint64_t host_hash(const void *p, size_t bytes, uint64_t key);
+
+// A host copy's witness hash (key 0: no witness asked for, none taken).
+static void hash_on_host(kept *k, size_t i, uint64_t witness_key)
+{
+    k->hashed[i] = witness_key != 0;
+    if (witness_key)
+        k->hash[i] = host_hash(k->b[i].data, lab_buffer_bytes(&k->b[i]), witness_key);
+}
+
+static void keep_outputs(const lab_task *t, void *st, kept *k, uint64_t witness_key)
 {
     k->n = task_buffers(t, st, k->b);
-    for (size_t i = 0; i < k->n; i++)
+    for (size_t i = 0; i < k->n; i++) {
         keep_on_host(&k->b[i]);
+        hash_on_host(k, i, witness_key);
+    }
+}
+
+// A repetition's witness hash: its buffers' hashes in the order of their names (lab_witness.h).
+static uint64_t rep_hash(const kept *k, uint64_t key)
+{
+    size_t order[TASK_MAX_BUFFERS];
+    for (size_t i = 0; i < k->n; i++) {
+        size_t j = i;
+        for (; j > 0 && strcmp(k->b[order[j - 1]].name, k->b[i].name) > 0; j--)
+            order[j] = order[j - 1];
+        order[j] = i;
+    }
+    uint64_t h = lab_witness_rep_begin(key);
+    for (size_t i = 0; i < k->n; i++)
+        h = lab_witness_rep_add(h, k->hash[order[i]]);
+    return h;
 }
 
 static void drop_outputs(kept *k)
@@ -127,43 +161,88 @@ static int ready_on_return(const lab_task *t, const lab_case *c)
 // ------------------------------------------------------------------ outputs kept on the device
 namespace lab {
 
-// Sum over 32-bit words of a keyed mix of (word, index): order-free, so every thread adds its
-// share; without the key nobody can write other bytes with the same sum.
-__global__ void hash_kernel(const uint32_t *w, size_t n, const uint8_t *tail, size_t tail_n,
-                            uint64_t key, unsigned long long *sum)
+// lab_witness.h's chunk hashes: one warp a chunk, one lane a thread, so that the warp's loads
+// of a step are one coalesced row; the lanes' chains are then chained in lane order.
+__global__ void witness_kernel(const uint32_t *w, size_t n, size_t chunks, uint64_t key,
+                               uint64_t *out)
 {
-    unsigned long long h = 0;
-    const size_t stride = (size_t)gridDim.x * blockDim.x;
-    for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride)
-        h += lab_draw_mix(key ^ (i * 0x9e3779b97f4a7c15ull) ^ ((uint64_t)w[i] << 17));
-    if (blockIdx.x == 0 && threadIdx.x == 0)
-        for (size_t i = 0; i < tail_n; i++)
-            h += lab_draw_mix(key ^ ((n + i) * 0xbf58476d1ce4e5b9ull) ^ tail[i]);
-    for (int off = 16; off > 0; off /= 2)
-        h += __shfl_down_sync(0xffffffffu, h, off);
-    if ((threadIdx.x & 31) == 0)
-        atomicAdd(sum, h);
+    const size_t c = ((size_t)blockIdx.x * blockDim.x + threadIdx.x) / LAB_WITNESS_LANES;
+    const unsigned l = threadIdx.x % LAB_WITNESS_LANES;
+    if (c >= chunks) // the same for the whole warp
+        return;
+    uint64_t h = lab_witness_lane_seed(key, c, l);
+    for (unsigned k = 0; k < LAB_WITNESS_LANE_WORDS; k++) {
+        const size_t i = c * LAB_WITNESS_CHUNK_WORDS + (size_t)k * LAB_WITNESS_LANES + l;
+        if (i >= n)
+            break;
+        h = lab_witness_step(h, lab_witness_word(w[i], k));
+    }
+    uint64_t ch = lab_witness_chunk_start(key, c);
+    for (unsigned j = 0; j < LAB_WITNESS_LANES; j++)
+        ch = lab_witness_step(ch, (uint64_t)__shfl_sync(0xffffffffu, (unsigned long long)h, (int)j));
+    if (l == 0)
+        out[c] = ch;
 }
 
 } // namespace lab
 
+// lab_witness_hash of `bytes` bytes on the device: the chunks' hashes there, their chain here.
 static uint64_t device_hash(const void *d, size_t bytes, uint64_t key)
 {
-    static unsigned long long *sum;
-    if (!sum)
-        CUDA_CHECK(cudaMalloc((void **)&sum, sizeof *sum));
-    CUDA_CHECK(cudaMemset(sum, 0, sizeof *sum));
-    const size_t n = bytes / 4, threads = 256, want = (n + threads - 1) / threads;
-    int dev = 0, sms = 0;
-    CUDA_CHECK(cudaGetDevice(&dev));
-    CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
-    const size_t blocks = want == 0 ? 1 : want < (size_t)sms * 8 ? want : (size_t)sms * 8;
-    lab::hash_kernel<<<(unsigned)blocks, (unsigned)threads>>>(
-        (const uint32_t *)d, n, (const uint8_t *)d + n * 4, bytes % 4, key, sum);
-    CUDA_LAUNCH_CHECK();
-    unsigned long long h = 0;
-    CUDA_CHECK(cudaMemcpy(&h, sum, sizeof h, cudaMemcpyDeviceToHost));
-    return h;
+    static uint64_t *chunk_d, *chunk_h;
+    static size_t room;
+    const size_t n = bytes / 4, chunks = (n + LAB_WITNESS_CHUNK_WORDS - 1) / LAB_WITNESS_CHUNK_WORDS;
+    if (chunks > room) {
+        if (chunk_d)
+            CUDA_CHECK(cudaFree(chunk_d));
+        free(chunk_h);
+        CUDA_CHECK(cudaMalloc((void **)&chunk_d, chunks * sizeof *chunk_d));
+        chunk_h = (uint64_t *)lab_xmalloc(chunks * sizeof *chunk_h);
+        room = chunks;
+    }
+    if (chunks > 0) {
+        const size_t threads = 256, per_block = threads / LAB_WITNESS_LANES;
+        lab::witness_kernel<<<(unsigned)((chunks + per_block - 1) / per_block), (unsigned)threads>>>(
+            (const uint32_t *)d, n, chunks, key, chunk_d);
+        CUDA_LAUNCH_CHECK();
+        CUDA_CHECK(cudaMemcpy(chunk_h, chunk_d, chunks * sizeof *chunk_h, cudaMemcpyDeviceToHost));
+    }
+    uint8_t tail[4] = {0, 0, 0, 0};
+    if (bytes % 4)
+        CUDA_CHECK(cudaMemcpy(tail, (const char *)d + n * 4, bytes % 4, cudaMemcpyDeviceToHost));
+    uint64_t h = lab_witness_begin(key, bytes);
+    for (size_t c = 0; c < chunks; c++)
+        h = lab_witness_step(h, chunk_h[c]);
+    return lab_witness_end(h, tail, bytes % 4);
+}
+
+// lab_witness_hash on the host, its chunks on every core (an output of 256 MiB kept on the
+// host is hashed in the timed window of the grader's clock, the reference's as well).
+struct host_hash_job {
+    const uint8_t *b;
+    size_t n;
+    uint64_t key, *chunk;
+};
+
+static void host_hash_chunk(size_t c, void *arg)
+{
+    const host_hash_job *j = (const host_hash_job *)arg;
+    j->chunk[c] = lab_witness_chunk_cpu(j->b + c * LAB_WITNESS_CHUNK_WORDS * 4,
+                                        lab_witness_chunk_words(j->n, c), c, j->key);
+}
+
+static uint64_t host_hash(const void *p, size_t bytes, uint64_t key)
+{
+    const size_t n = bytes / 4, chunks = (n + LAB_WITNESS_CHUNK_WORDS - 1) / LAB_WITNESS_CHUNK_WORDS;
+    if (chunks < 64)
+        return lab_witness_hash(p, bytes, key);
+    host_hash_job j = {(const uint8_t *)p, n, key, (uint64_t *)lab_xmalloc(chunks * sizeof(uint64_t))};
+    lab_parallel_for(chunks, host_hash_chunk, &j);
+    uint64_t h = lab_witness_begin(key, bytes);
+    for (size_t c = 0; c < chunks; c++)
+        h = lab_witness_step(h, j.chunk[c]);
+    free(j.chunk);
+    return lab_witness_end(h, (const uint8_t *)p + n * 4, bytes % 4);
 }
 
 static size_t round_up(size_t bytes) { return (bytes + 255) & ~(size_t)255; }
@@ -203,7 +282,8 @@ static char *device_keep_room(size_t bytes, int copies)
 
 // A timed call's outputs copied on the device into room, each with its hash; the outputs the
 // task keeps in host memory (device_outputs says NULL) copied there as before.
-static void keep_outputs_on_device(const lab_task *t, void *st, kept *k, char *room, uint64_t key)
+static void keep_outputs_on_device(const lab_task *t, void *st, kept *k, char *room, uint64_t key,
+                                   uint64_t witness_key)
 {
     void *dev[TASK_MAX_BUFFERS];
     const size_t nd = t->device_outputs(st, dev, TASK_MAX_BUFFERS);
@@ -219,6 +299,7 @@ static void keep_outputs_on_device(const lab_task *t, void *st, kept *k, char *r
             k->b[i].data = NULL;
         } else {
             keep_on_host(&k->b[i]);
+            hash_on_host(k, i, witness_key);
         }
     }
 }
@@ -299,11 +380,17 @@ static double floor_ms(const lab_task *t, const lab_case *c)
 
 // The picked repetitions, dumped for the verifier, or checked here: each one's inputs drawn
 // again from its seed, its kept outputs put in place.
+// picks[0 .. n): the grader's (n >= 0), else the harness picks them now.
 static int settle(const lab_task *t, const lab_options *o, lab_tolerance tol, const lab_case *c,
-                  kept *k, int reps, uint64_t key, lab_case_result *res, task_phases *ph)
+                  kept *k, int reps, uint64_t key, const int *grader_picks, int n,
+                  lab_case_result *res, task_phases *ph)
 {
     int picks[LAB_DUMP_REPS];
-    int n = lab_pick_reps(reps, LAB_DUMP_REPS, picks);
+    if (n < 0)
+        n = lab_pick_reps(reps, LAB_DUMP_REPS, picks);
+    else
+        for (int i = 0; i < n; i++)
+            picks[i] = grader_picks[i];
     for (int i = 0; i < n; i++) {
         int rep = picks[i];
         size_t changed = 0;
@@ -352,17 +439,23 @@ static int settle(const lab_task *t, const lab_options *o, lab_tolerance tol, co
 }
 
 int task_run_case(const lab_task *t, const lab_options *o, lab_tolerance tol, int warmup,
-                  int reps, const lab_case *c, lab_case_result *res, int *gate)
+                  int reps, const lab_case *c, lab_case_result *res, int *gate, uint64_t gate_key)
 {
     if (o->dump_dir && !(c->flags & LAB_CASE_SPEED)) {
         // The grader times only the speed case: the others get one timed call, no warm-up.
         warmup = 0;
         reps = 1;
     }
-    const int keep = !o->no_check;
+    // --no-check with --dump (the grader's reference) keeps the outputs all the same: its
+    // timed calls then take the path of the student's, under the grader's clock as well
+    const int keep = !o->no_check || o->dump_dir;
     kept *k = (kept *)lab_xcalloc((size_t)reps, sizeof *k);
     double *ms = (double *)lab_xmalloc((size_t)reps * sizeof *ms);
-    const uint64_t key = lab_fresh_key();
+    // the speed case's calls are witnessed (lab_protocol.h): their hashes are keyed with the
+    // grader's key and committed to on the gate
+    const int witnessed = (c->flags & LAB_CASE_SPEED) && *gate >= 0 && gate_key != 0 && keep;
+    const uint64_t witness_key = witnessed ? gate_key : 0;
+    const uint64_t key = witnessed ? gate_key : lab_fresh_key();
     size_t room_bytes = 0; // one call's outputs kept on the device
     char *room = NULL;     // reps of them; NULL: kept in host memory
     lab_timer tm;
@@ -389,23 +482,33 @@ int task_run_case(const lab_task *t, const lab_options *o, lab_tolerance tol, in
         if (rep >= 0) {
             ms[rep] = e;
             if (keep && room)
-                keep_outputs_on_device(t, st, &k[rep], room + (size_t)rep * room_bytes, key);
+                keep_outputs_on_device(t, st, &k[rep], room + (size_t)rep * room_bytes, key,
+                                       witness_key);
             else if (keep)
-                keep_outputs(t, st, &k[rep]);
+                keep_outputs(t, st, &k[rep], witness_key);
             task_phase_end(&ph, PHASE_KEEP);
         }
         t->destroy(st);
         task_phase_end(&ph, PHASE_FREE);
     }
     lab_timer_destroy(&tm);
+    int picks[LAB_DUMP_REPS], n_picks = -1;
     if (c->flags & LAB_CASE_SPEED) {
-        // the timed calls are over and their outputs kept: the turn is the next run's
-        lab_gate_done(*gate);
+        // the timed calls are over and their outputs kept: the turn is the next run's, and
+        // the grader, told what the outputs were, picks the repetitions to dump
+        uint64_t *hash = NULL;
+        if (*gate >= 0 && gate_key != 0) { // the grader wants a hash per timed call
+            hash = (uint64_t *)lab_xcalloc((size_t)reps, sizeof *hash);
+            for (int r = 0; witnessed && r < reps; r++)
+                hash[r] = rep_hash(&k[r], witness_key);
+        }
+        n_picks = lab_gate_done(*gate, (uint32_t)warmup, (uint32_t)reps, hash, picks, LAB_DUMP_REPS);
+        free(hash);
         *gate = -1;
     }
     // the calls' device memory, kept from one call to the next, back to the driver, past the turn
     lab_device_release();
-    int rc = keep ? settle(t, o, tol, c, k, reps, key, res, &ph) : 0;
+    int rc = keep ? settle(t, o, tol, c, k, reps, key, picks, n_picks, res, &ph) : 0;
     for (int r = 0; r < reps; r++)
         drop_outputs(&k[r]);
     free(k);

@@ -36,8 +36,10 @@ void task_phases_print(const task_phases *p, const char *case_name);
 // Runs warm-up + reps calls of case c on fresh inputs, times the reps, and checks here or
 // dumps LAB_DUMP_REPS of them picked afterwards. 0, or -1 when a dump could not be written.
 // After a speed case's timed calls the grader's gate (*gate, lab_protocol.h) is told that
-// they are over, and *gate becomes -1.
+// they are over, with the commitment to their outputs keyed by gate_key (the key the grader
+// sent; 0: none), the repetitions dumped are those the grader picks, and *gate becomes -1.
 int task_run_case(const lab_task *t, const lab_options *o, lab_tolerance tol, int warmup,
-                  int reps, const lab_case *c, lab_case_result *res, int *gate);
+                  int reps, const lab_case *c, lab_case_result *res, int *gate,
+                  uint64_t gate_key);
 
 #endif

@@ -62,6 +62,7 @@ static void usage(FILE *out)
           "  --no-build        grade the binaries as built (no make)\n"
           "  --no-sandbox      run student code without bubblewrap (to measure what it costs)\n"
           "  --no-objcheck     skip the check of what the object calls (to test the sandbox alone)\n"
+          "  --no-witness      take no witness of the timed calls (to measure what it costs)\n"
           "  --gpu N           CUDA_VISIBLE_DEVICES=N for every child\n"
           "  -j, --jobs N      tasks graded at once, taking turns for the timed runs (default 4)\n"
           "  --timeout S       wall-clock limit of each run of the exercise (default 60)\n"
@@ -126,7 +127,7 @@ struct cli {
 enum {
     OPT_BATCH = 256, OPT_ROOT, OPT_FORMAT, OPT_OUTPUT, OPT_SEED, OPT_NO_SANITIZE, OPT_NO_BUILD,
     OPT_GPU, OPT_TIMEOUT, OPT_MEM_LIMIT, OPT_EXERCISES, OPT_EXBUILD, OPT_FORCE, OPT_NO_STATE,
-    OPT_NO_COLOR, OPT_OUTCOMES, OPT_BUILD_TIMEOUT, OPT_NO_SANDBOX, OPT_NO_OBJCHECK,
+    OPT_NO_COLOR, OPT_OUTCOMES, OPT_BUILD_TIMEOUT, OPT_NO_SANDBOX, OPT_NO_OBJCHECK, OPT_NO_WITNESS,
     OPT_NCU_SHARE, OPT_NCU, OPT_JOBS,
 };
 
@@ -142,6 +143,7 @@ static const struct option long_opts[] = {
     {"no-build", no_argument, NULL, OPT_NO_BUILD},
     {"no-sandbox", no_argument, NULL, OPT_NO_SANDBOX},
     {"no-objcheck", no_argument, NULL, OPT_NO_OBJCHECK},
+    {"no-witness", no_argument, NULL, OPT_NO_WITNESS},
     {"gpu", required_argument, NULL, OPT_GPU},
     {"jobs", required_argument, NULL, OPT_JOBS},
     {"timeout", required_argument, NULL, OPT_TIMEOUT},
@@ -242,6 +244,7 @@ static int parse_args(int argc, char **argv, struct cli *cl, struct grader_opts 
         case OPT_NO_SANITIZE: o->grade.sanitize = 0; break;
         case OPT_NO_BUILD: o->grade.build = 0; break;
         case OPT_NO_SANDBOX: o->grade.no_sandbox = 1; break;
+        case OPT_NO_WITNESS: o->grade.no_witness = 1; break;
         case OPT_NO_OBJCHECK: o->grade.no_objcheck = 1; break;
         case OPT_FORCE: o->force = 1; break;
         case OPT_NO_STATE: cl->no_state = 1; break;
@@ -334,9 +337,10 @@ static int choose_tasks(struct course *course, const struct cli *c, struct task 
     return -1;
 }
 
-/* Several gradings at once take turns at the GPU through a lock (gpulock.h). Without one of
- * the class's, it is the course build's, named as the class names its own, so that two
- * gradings of this course on this machine take turns too. NULL: none to be had. */
+/* Every grading takes turns at the GPU through a lock (gpulock.h), one task or many, batch or
+ * the TUI: without one of the class's, it is the course build's, named as the class names its
+ * own, so that two gradings of this course on this machine never time each other's work.
+ * NULL: none to be had (the results then say their times were taken without it). */
 static char *own_gpu_lock(const struct grade_opts *g)
 {
     char *dir = xasprintf("%s/%s/grader", g->root, g->build_dir ? g->build_dir : "build");
@@ -385,17 +389,11 @@ static int grade_selected(struct grading_session *s, struct cli *c, struct grade
                 grade_batch_seconds(batch));
     o->grade.batch = batch;
     unsigned jobs = c->jobs ? c->jobs : JOBS_DEFAULT;
-    char *lock = NULL;
-    if (jobs > 1 && k > 1 && !o->grade.gpu_lock)
-        o->grade.gpu_lock = lock = own_gpu_lock(&o->grade);
     jobs = grade_many_jobs(&o->grade, jobs);
     if (chatty && k > 1)
         fprintf(stderr, "grading %zu tasks, %u at once\n", k, jobs);
     struct graded g = {s, chosen, chatty};
     grade_many((const struct task *const *)chosen, k, &o->grade, jobs, take_graded, &g);
-    if (lock)
-        o->grade.gpu_lock = NULL;
-    free(lock);
     o->grade.batch = NULL;
     grade_batch_free(batch);
     if (interrupted) {
@@ -454,6 +452,9 @@ static int run_course(const char *root, struct cli *c, struct grader_opts *o)
                                         : session_open(course, state_path, !c->batch && !o->force);
     if (session_state_note(s))
         fprintf(stderr, "grader: warning: %s\n", session_state_note(s));
+    char *lock = NULL;
+    if (s && !o->grade.gpu_lock)
+        o->grade.gpu_lock = lock = own_gpu_lock(&o->grade);
 #ifdef HAVE_TUI
     if (s && !c->batch && isatty(STDOUT_FILENO) && isatty(STDIN_FILENO) && tui_usable())
         rc = tui_main(s, o);
@@ -465,6 +466,9 @@ static int run_course(const char *root, struct cli *c, struct grader_opts *o)
             rc = write_report(course, c);
     }
     session_close(s);
+    if (lock)
+        o->grade.gpu_lock = NULL;
+    free(lock);
     free(state_path);
     course_free(course);
     return rc;

@@ -26,7 +26,8 @@ expect_program() {
 stand_in_install() {
   mkdir -p "$1/common" &&
     cp "$ROOT/tests/stand-in/protocol.c" "$ROOT/tests/stand-in/protocol.h" \
-       "$ROOT/common/lab_protocol.h" "$1/common/"
+       "$ROOT/common/lab_protocol.h" "$ROOT/common/lab_witness.h" "$ROOT/common/lab_draw.h" \
+       "$1/common/"
 }
 
 ok()   { echo "ok   - $*"; }

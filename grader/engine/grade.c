@@ -204,20 +204,61 @@ static void gpu_trace(const struct job *j, const struct run_spec *s, enum gpu_us
     close(fd);
 }
 
+/* A run that used the GPU without its lock (none given, or one that could not be taken) is
+ * said so in the result: its times may have been taken beside another grading's. */
+static void note_unlocked(const struct job *j, const struct gpu_hold *h, enum gpu_use use)
+{
+    if (!j->o->gpu_lock || (use != GPU_SHARED && !gpu_hold_held(h))) {
+        pthread_mutex_lock(&gpu_account_lock);
+        j->r->gpu_unlocked = 1;
+        pthread_mutex_unlock(&gpu_account_lock);
+    }
+}
+
+void job_witness_init(const struct job *j, struct gate_witness *w, int picks)
+{
+    gate_witness_free(w);
+    memset(w, 0, sizeof *w);
+    w->picks_wanted = picks;
+    if (j->o->no_witness)
+        return;
+    int fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC);
+    if (fd < 0 || read(fd, &w->key, sizeof w->key) != (ssize_t)sizeof w->key)
+        w->key = ((uint64_t)time(NULL) << 20) ^ (uint64_t)(now_s() * 1e9) ^ (uint64_t)getpid();
+    if (fd >= 0)
+        close(fd);
+    if (!w->key)
+        w->key = 1; /* 0 asks for no commitment */
+}
+
 void job_run_gpu(const struct job *j, const struct run_spec *s, struct run_result *res,
                  enum gpu_use use, int gated)
 {
+    struct gate_witness w = {0};
+    if (gated)
+        job_witness_init(j, &w, LAB_GATE_PICKS);
+    w.key = 0; /* untimed by the witness: no commitment asked for */
+    job_run_witnessed(j, s, res, use, gated ? &w : NULL);
+    gate_witness_free(&w);
+}
+
+void job_run_witnessed(const struct job *j, const struct run_spec *s, struct run_result *res,
+                       enum gpu_use use, struct gate_witness *w)
+{
+    const int gated = w != NULL;
     double t0 = now_s();
     struct gpu_hold hold = gpu_hold_take(j->o->gpu_lock, gated ? GPU_SHARED : use);
     double waited = now_s() - t0, from = t0 + waited;
     if (gated && use != GPU_SHARED) {
         struct gate_turn turn = {j, use, hold, 0, 0};
-        struct run_gate gate = {take_turn, end_turn, &turn};
+        struct run_gate gate = {take_turn, end_turn, &turn, w};
         struct run_spec g = *s;
         g.gate = &gate;
         run_sandboxed(&g, res);
         double end = now_s(); /* before the drop, as the turn's start after the take: the
                                  trace never shows two turns at once that were not */
+        if (res->gate_passed)
+            note_unlocked(j, &turn.hold, use);
         gpu_hold_drop(&turn.hold);
         /* the turn: from the gate's opening to done, or to the end */
         double turn_at = res->gate_passed ? turn.turn_at : -1;
@@ -231,6 +272,7 @@ void job_run_gpu(const struct job *j, const struct run_spec *s, struct run_resul
     }
     run_sandboxed(s, res);
     double end = now_s();
+    note_unlocked(j, &hold, use);
     gpu_hold_drop(&hold);
     job_gpu_account(j, use, waited, res->wall_s);
     gpu_trace(j, s, use, t0, from, use == GPU_SHARED ? -1 : from, end, end);
@@ -350,8 +392,10 @@ static int step_run(struct job *j, const char *dump, const char *report)
     s.stderr_path = r->stderr_path;
     s.turn_s = turn_bound(j);
     struct run_result res;
-    /* the second look decides: it has the GPU alone */
-    job_run_gpu(j, &s, &res, r->speed_first_ratio >= 0 ? GPU_ALONE : GPU_TIMED, 1);
+    /* the second look decides: it has the GPU alone; the witness's key is drawn anew */
+    job_witness_init(j, &j->run_witness, LAB_GATE_PICKS);
+    job_run_witnessed(j, &s, &res, r->speed_first_ratio >= 0 ? GPU_ALONE : GPU_TIMED,
+                      &j->run_witness);
     char how[256];
     run_describe(&s, &res, how, sizeof how);
     free(argv);
@@ -488,6 +532,7 @@ void job_free(struct job *j)
     free(j->run_tap);
     free(j->verify_tap);
     free(j->ncu_first);
+    gate_witness_free(&j->run_witness);
     list_cases_free(j->cases, j->n_cases);
     facts_free(&j->facts);
 }
@@ -513,6 +558,8 @@ static int do_verify(struct job *j)
     if (!sol_intact(j))
         return 0;
     int ok = step_verify(j, j->dump, j->verify_tap) && facts_none(&j->facts);
+    /* the verified outputs must be those the run had when it said its timed calls were over */
+    ok = ok && witness_dump_checked(j);
     return sol_intact(j) && ok;
 }
 static int do_speed(struct job *j) { return sol_intact(j) && step_speed(j) && sol_intact(j); }
@@ -531,6 +578,7 @@ static int second_look(struct job *j)
     struct task_result *r = j->r;
     r->speed_first_ratio = r->speed_ratio;
     r->speed_measured = 0;
+    j->witness_doubt = 0;
     fact_drop(&j->facts, OUTCOME_TOO_SLOW);
     remove_tree(j->dump);
     unlink(j->run_tap);
@@ -702,8 +750,11 @@ static void run_speed(struct job *j)
     if (j->ncu_looked)
         job_progress(j, GRADE_STEP_REFERENCE, NULL);
     int fast_enough = timed(j, GRADE_STEP_REFERENCE, do_speed);
-    if (!fast_enough && j->r->speed_measured && j->facts.bits == 1u << OUTCOME_TOO_SLOW &&
-        !job_cancelled(j))
+    /* a first look the witness doubted (witness.h) was taken beside other work: a second
+     * look, alone, decides whether its time is forged */
+    if (((!fast_enough && j->facts.bits == 1u << OUTCOME_TOO_SLOW) ||
+         (fast_enough && j->witness_doubt)) &&
+        j->r->speed_measured && !job_cancelled(j))
         fast_enough = second_look(j);
     if (fast_enough && !job_cancelled(j))
         step_ncu(j);

@@ -66,6 +66,8 @@ struct grade_opts {
     int build;                  /* 1: run make first (default); 0: use the binaries as they are */
     int no_sandbox;             /* 1: student code runs without bubblewrap (measurement only) */
     int no_objcheck;            /* 1: no objcheck.h step (testing the sandbox alone) */
+    int no_witness;             /* 1: no witness of the timed calls (witness.h; measuring
+                                   what it costs only) */
     /* Gradings that share a GPU (gpulock.h): the lock file of this grading's GPU; NULL: none. */
     const char *gpu_lock;
     /* The reference's time shared by a class's gradings on one GPU (refcache.h): the cache's

@@ -132,14 +132,27 @@ static void run_reference(struct job *j, const char *speed_case, struct ref_time
 {
     char *report = job_work_file(j, "reference.tap");
     char *out = job_work_file(j, "reference.out");
-    /* --no-check: the reference is trusted, so its CPU check would only cost time */
+    char *dump = job_work_file(j, "reference.dump");
+    /* --no-check: the reference is trusted, so its CPU check would only cost time; --dump:
+     * its timed calls keep and hash their outputs as the exercise's do, so that the grader's
+     * clock over its window (witness.h) counts the same harness work; the grader picks no
+     * repetition, so nothing is written there */
     char *argv[] = {j->sol_bin, "--seed",   j->seed_arg, "--case", (char *)speed_case,
-                    "--no-check", "--report", report,      NULL};
+                    "--no-check", "--report", report,    "--dump", dump, NULL};
+    if (j->o->no_witness)
+        argv[8] = NULL;
     struct run_spec s;
     job_spec_init(j, &s, argv, j->o->verify_timeout_s);
     s.stdout_path = s.stderr_path = out;
     struct run_result res;
-    job_run_gpu(j, &s, &res, GPU_ALONE, 1);
+    struct gate_witness w = {0};
+    job_witness_init(j, &w, 0);
+    job_run_witnessed(j, &s, &res, GPU_ALONE, &w);
+    t->witness_s = res.end == RUN_EXITED && w.committed ? gate_witness_s(&w) : -1;
+    t->calls = t->witness_s > 0 ? (int)(w.warmup + w.reps) : 0;
+    gate_witness_free(&w);
+    remove_tree(dump);
+    free(dump);
     /* from its gate to its timed calls' end (runner.h), or its whole run when it had no gate */
     t->turn_s = res.end != RUN_EXITED ? -1
                 : !res.gate_passed    ? res.wall_s
@@ -162,6 +175,9 @@ static int take_shared(struct job *j, const char *key, struct ref_time *t)
 {
     const struct grade_opts *o = j->o;
     if (refcache_take(o->ref_cache, key, o->ref_max_age_s, o->ref_max_uses, t) != 1)
+        return 0;
+    /* a measurement without the witness's window cannot confirm a time: measured again */
+    if (!o->no_witness && (t->witness_s <= 0 || t->calls <= 0))
         return 0;
     j->r->ref_shared = 1;
     j->r->ref_age_s = refcache_age_s(t);
@@ -214,6 +230,43 @@ static void reference_time(struct job *j, const char *speed_case, struct ref_tim
     free(key);
 }
 
+int witness_dump_checked(struct job *j)
+{
+    const struct case_result *sc = job_flagged_case(j->r, task_speed_case(j->t), CASE_FLAG_SPEED);
+    if (j->o->no_witness || !sc)
+        return 1;
+    char why[400];
+    if (witness_check_dump(j->dump, sc->name, &j->run_witness, why, sizeof why) == 0)
+        return 1;
+    job_fact(j, OUTCOME_IMPLAUSIBLE, "the time is not the grader's to believe: %s", why);
+    return 0;
+}
+
+/* The exercise's reported time against the grader's clock over its window (witness.h). A
+ * first look's doubt asks for a second look (grade.c); a second look's is the verdict. */
+static void witness_speed(struct job *j, const char *case_name, double student_ms,
+                          const struct ref_time *rt)
+{
+    struct task_result *r = j->r;
+    const struct gate_witness *w = &j->run_witness;
+    struct witness_in in = {
+        .w_s = gate_witness_s(w), .w_ref_s = rt->witness_s,
+        .calls = (int)(w->warmup + w->reps), .calls_ref = rt->calls,
+        .ref_ms = rt->ms, .student_ms = student_ms, .threshold = r->speed_threshold,
+    };
+    struct witness_out out;
+    enum witness_verdict v = witness_confirm(&in, &out);
+    r->witness_ms = v == WITNESS_UNKNOWN && out.t_conf_ms <= 0 ? -1 : out.t_conf_ms;
+    if (v != WITNESS_DOUBTED)
+        return;
+    if (r->speed_first_ratio < 0 && !j->witness_doubt) {
+        j->witness_doubt = 1;
+        return;
+    }
+    job_fact(j, OUTCOME_IMPLAUSIBLE, "case %s: the time is not the grader's clock's: %s",
+             case_name, out.why);
+}
+
 /* Times the reference on the speed case and records what the times say: a time below the
  * GPU's floor is implausible, a ratio below the threshold too slow; a reference that gave no
  * time is the grader's own failure (never a waived check). */
@@ -255,6 +308,8 @@ int step_speed(struct job *j)
     }
     r->speed_measured = 1;
     r->speed_ratio = ref_ms / c->time_ms;
+    if (!j->o->no_witness)
+        witness_speed(j, sc->name, c->time_ms, &rt);
     char first[64] = "";
     if (r->speed_first_ratio >= 0)
         snprintf(first, sizeof first, "; the first run's ratio %.2f", r->speed_first_ratio);

@@ -18,6 +18,7 @@
 #include "refcache.h"
 #include "runner.h"
 #include "sandbox.h"
+#include "witness.h"
 
 #define LOG_READ_MAX ((size_t)4 << 20)
 #define MAX_FINDINGS 20
@@ -74,6 +75,10 @@ struct job {
      * look within REF_OWN_REUSE_S of it takes it rather than a new one. */
     struct ref_time ref_own;
     double ref_own_s;
+    /* The exercise's last graded run's witness (witness.h), and whether its first look's time
+     * was doubted by it (a second look, alone, decides). */
+    struct gate_witness run_witness;
+    int witness_doubt;
     /* The ncu cross-check's draw (grade_ncu.c), in [0, 1), -1 before it; a drawn grading's
      * first look, taken before the reference's time, and how it ended. */
     double ncu_draw;
@@ -102,6 +107,11 @@ void job_spec_student(struct job *j, struct run_spec *s, char *const *argv, doub
  * goes to the result. */
 void job_run_gpu(const struct job *j, const struct run_spec *s, struct run_result *res,
                  enum gpu_use use, int gated);
+/* The same for a gated run whose gate carries the witness w (runner.h). */
+void job_run_witnessed(const struct job *j, const struct run_spec *s, struct run_result *res,
+                       enum gpu_use use, struct gate_witness *w);
+/* A fresh witness for a gated run: a key drawn now (0 with --no-witness), picks wanted. */
+void job_witness_init(const struct job *j, struct gate_witness *w, int picks);
 /* Adds a program's wait for the GPU and its time holding it to the result. */
 void job_gpu_account(const struct job *j, enum gpu_use use, double wait_s, double held_s);
 /* Records a fact of the grading (decide.h): the outcome it stands for and its reason. */
@@ -141,6 +151,9 @@ int skip_checked(struct job *j);
  * case passed), and the speed case's times against the reference (1: nothing found). */
 int step_verify(struct job *j, const char *dump, const char *report);
 int step_speed(struct job *j);
+/* The witness's commitment checked against the dump of the exercise's run (witness.h): 1, or
+ * 0 with the implausible fact recorded. 1 with --no-witness, or with no speed case. */
+int witness_dump_checked(struct job *j);
 
 /* grade_san.c: every sanitizer tool of the task started at once (they overlap the
  * verification); san_finish waits for them and, when keep, records their findings (a

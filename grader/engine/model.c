@@ -308,6 +308,7 @@ struct task_result *result_new(void)
     r->exit_status = -1;
     r->time_ms = r->ref_time_ms = r->ref_min_ms = r->ref_max_ms = r->ncu_ms = -1;
     r->speed_first_ratio = -1;
+    r->witness_ms = -1;
     return r;
 }
 

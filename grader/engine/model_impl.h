@@ -27,6 +27,7 @@ struct task_result {
     int ref_shared;                /* 1: ref_time_ms was measured for an earlier grading */
     double ref_age_s;              /* how long before this grading (0 when its own) */
     double speed_first_ratio;      /* a second look's first ratio (grade.c); < 0: one look */
+    double witness_ms;             /* the grader's clock's time a call (witness.h); < 0: none */
     enum ncu_status ncu;           /* the cross-check under the profiler (grade_ncu.c) */
     double ncu_ms;                 /* its kernels' time per call; < 0 when unknown */
     char *ncu_note;                /* why it was unavailable; "" otherwise */
@@ -42,6 +43,7 @@ struct task_result {
     /* the GPU: seconds its programs held it for a timed run and shared (gpulock.h), and how
      * long they waited for their turn; the steps' times include all three */
     double gpu_timed_s, gpu_shared_s, gpu_wait_s;
+    int gpu_unlocked; /* some run used the GPU without the lock (none given, or not takeable) */
 };
 
 struct task {

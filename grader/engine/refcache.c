@@ -63,10 +63,13 @@ static void read_log(FILE *f, struct ref_time *last, int *found, int *uses)
     while (fgets(line, sizeof line, f)) {
         struct ref_time t;
         t.turn_s = -1; /* a log from before turn_s was kept has five numbers */
+        t.witness_s = -1; /* and from before the witness, six */
+        t.calls = 0;
         if (line[0] == 'U') {
             (*uses)++;
-        } else if (sscanf(line, "M %lf %lf %lf %lf %lf %lf", &t.at, &t.ms, &t.min_ms, &t.max_ms,
-                          &t.floor_ms, &t.turn_s) >= 5 && t.ms > 0) {
+        } else if (sscanf(line, "M %lf %lf %lf %lf %lf %lf %lf %d", &t.at, &t.ms, &t.min_ms,
+                          &t.max_ms, &t.floor_ms, &t.turn_s, &t.witness_s, &t.calls) >= 5 &&
+                   t.ms > 0) {
             *last = t;
             *found = 1;
             *uses = 0;
@@ -130,7 +133,8 @@ int refcache_put(const char *dir, const char *key, const struct ref_time *t)
     FILE *f = open_locked(dir, key);
     if (!f)
         return -1;
-    int ok = fprintf(f, "M %.6f %.9g %.9g %.9g %.9g %.9g\n", wall_now(), t->ms, t->min_ms,
-                     t->max_ms, t->floor_ms, t->turn_s) > 0 && fflush(f) == 0;
+    int ok = fprintf(f, "M %.6f %.9g %.9g %.9g %.9g %.9g %.9g %d\n", wall_now(), t->ms,
+                     t->min_ms, t->max_ms, t->floor_ms, t->turn_s, t->witness_s, t->calls) > 0 &&
+             fflush(f) == 0;
     return close_log(f, ok);
 }

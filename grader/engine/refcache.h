@@ -3,7 +3,8 @@
  * Timing the reference solution for every student repeats the same measurement: in a class,
  * one GPU's gradings share it through a directory (one per GPU). Each key (a task's speed case)
  * is a small log file, read and appended under flock, so separate grading processes share it:
- *   M <unix time> <median ms> <min ms> <max ms> <floor ms> <turn s>    a measurement
+ *   M <unix time> <median ms> <min ms> <max ms> <floor ms> <turn s> <witness s> <calls>
+ *                                                          a measurement
  *   U                                                      a grading that used the last one
  * A measurement serves later gradings until it is older than max_age_s or has served
  * max_uses of them (max_age_s <= 0: never); then the grading that finds it stale measures
@@ -19,6 +20,8 @@ struct ref_time {
     double ms, min_ms, max_ms, floor_ms; /* < 0 when the report did not give it */
     double turn_s; /* the reference's run past its gate (s): what bounds a student's turn;
                       < 0 when unknown */
+    double witness_s; /* the grader's clock over its timed window (witness.h); < 0: none */
+    int calls;        /* the calls in that window (warm-up and timed); 0: none */
     double at;                           /* when it was measured (unix time, s) */
 };
 

@@ -85,6 +85,7 @@ cJSON *result_to_json(const struct task_result *r)
     cJSON_AddNumberToObject(gpu, "timed_s", r->gpu_timed_s);
     cJSON_AddNumberToObject(gpu, "shared_s", r->gpu_shared_s);
     cJSON_AddNumberToObject(gpu, "wait_s", r->gpu_wait_s);
+    cJSON_AddBoolToObject(gpu, "unlocked", r->gpu_unlocked);
 
     cJSON *sp = cJSON_AddObjectToObject(o, "speed");
     cJSON_AddStringToObject(sp, "case", r->speed_case);
@@ -98,6 +99,7 @@ cJSON *result_to_json(const struct task_result *r)
     cJSON_AddBoolToObject(sp, "ref_shared", r->ref_shared);
     cJSON_AddNumberToObject(sp, "ref_age_s", r->ref_age_s);
     add_num(sp, "first_ratio", r->speed_first_ratio);
+    add_num(sp, "witness_ms", r->witness_ms);
     ncu_json(sp, r);
 
     cJSON *cases = cJSON_AddArrayToObject(o, "cases");
@@ -228,6 +230,7 @@ static void speed_from_json(struct task_result *r, const cJSON *sp)
     r->ref_shared = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(sp, "ref_shared"));
     r->ref_age_s = fmax(0, jnum(sp, "ref_age_s"));
     r->speed_first_ratio = jnum(sp, "first_ratio");
+    r->witness_ms = jnum(sp, "witness_ms");
     r->ncu_ms = jnum(sp, "ncu_ms");
     const char *ncu = jstr(sp, "ncu");
     for (int i = NCU_NOT_RUN; i <= NCU_UNAVAILABLE; i++) {
@@ -267,6 +270,7 @@ struct task_result *result_from_json(const cJSON *j)
         r->gpu_timed_s = fmax(0, jnum(gpu, "timed_s"));
         r->gpu_shared_s = fmax(0, jnum(gpu, "shared_s"));
         r->gpu_wait_s = fmax(0, jnum(gpu, "wait_s"));
+        r->gpu_unlocked = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(gpu, "unlocked"));
     }
     speed_from_json(r, cJSON_GetObjectItemCaseSensitive(j, "speed"));
     const cJSON *x;

@@ -436,6 +436,89 @@ static enum run_end check_bounds(const struct run_spec *s, const struct exec_pla
     return RUN_EXITED;
 }
 
+/* ======================================================================= witness */
+/* Reads exactly n bytes, waiting at most until deadline (now_s). */
+static int read_by(int fd, void *p, size_t n, double deadline)
+{
+    char *c = p;
+    while (n > 0) {
+        int ms = (int)((deadline - now_s()) * 1000);
+        if (ms <= 0)
+            return -1;
+        struct pollfd pf = {.fd = fd, .events = POLLIN};
+        int r = poll(&pf, 1, ms);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0)
+            return -1;
+        ssize_t k = read(fd, c, n);
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k <= 0)
+            return -1;
+        c += k;
+        n -= (size_t)k;
+    }
+    return 0;
+}
+
+int gate_commit_read(int fd, struct gate_witness *w, int timeout_ms)
+{
+    double deadline = now_s() + timeout_ms / 1000.0;
+    uint32_t head[2];
+    w->committed = 0;
+    free(w->hash);
+    w->hash = NULL;
+    w->warmup = w->reps = 0;
+    if (read_by(fd, head, sizeof head, deadline) != 0 || head[1] > LAB_GATE_MAX_REPS)
+        return -1;
+    w->warmup = head[0];
+    w->reps = head[1];
+    if (w->key && w->reps) {
+        w->hash = xcalloc(w->reps, sizeof *w->hash);
+        if (read_by(fd, w->hash, w->reps * sizeof *w->hash, deadline) != 0)
+            return -1;
+    }
+    w->committed = 1;
+    return 0;
+}
+
+void gate_witness_pick(struct gate_witness *w)
+{
+    int want = w->picks_wanted < LAB_GATE_PICKS ? w->picks_wanted : LAB_GATE_PICKS;
+    if (want > (int)w->reps)
+        want = (int)w->reps;
+    w->n_picks = 0;
+    uint64_t seed = 0;
+    int fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC);
+    if (fd < 0 || read(fd, &seed, sizeof seed) != (ssize_t)sizeof seed)
+        seed = (uint64_t)(now_s() * 1e9) ^ ((uint64_t)getpid() << 32);
+    if (fd >= 0)
+        close(fd);
+    while (w->n_picks < want) {
+        seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+        int r = (int)((seed >> 33) % w->reps), seen = 0;
+        for (int i = 0; i < w->n_picks; i++)
+            seen |= w->picks[i] == r;
+        if (!seen)
+            w->picks[w->n_picks++] = r;
+    }
+}
+
+void gate_witness_free(struct gate_witness *w)
+{
+    free(w->hash);
+    w->hash = NULL;
+}
+
+double gate_witness_s(const struct gate_witness *w)
+{
+    return w->go_at > 0 && w->done_at > w->go_at ? w->done_at - w->go_at : -1;
+}
+
+/* How long a program may take to write its commitment once it said done (a few kilobytes). */
+#define COMMIT_TIMEOUT_MS 2000
+
 /* The child wrote on its gate (*gate, the parent's end). First LAB_GATE_READY: its turn is
  * taken (the time it took goes to res) and it is let go. Then, with a done() to call,
  * LAB_GATE_DONE: its turn is handed on. The parent's end is closed after the last word it
@@ -454,12 +537,41 @@ static void gate_answer(const struct run_spec *s, int *gate, double t0, struct r
         res->ready_s = t - t0;
         s->gate->ready(s->gate->ctx);
         res->gate_wait_s = now_s() - t;
-        c = LAB_GATE_GO;
-        res->gate_passed = send(*gate, &c, 1, MSG_NOSIGNAL) == 1; /* the child may be gone */
+        struct gate_witness *w = s->gate->witness;
+        unsigned char go[1 + LAB_GATE_KEY_BYTES];
+        uint64_t key = w ? w->key : 0;
+        go[0] = LAB_GATE_GO;
+        memcpy(go + 1, &key, sizeof key);
+        /* the child may be gone */
+        res->gate_passed = send(*gate, go, sizeof go, MSG_NOSIGNAL) == (ssize_t)sizeof go;
+        if (w && res->gate_passed)
+            w->go_at = now_s();
         keep = res->gate_passed && s->gate->done;
     } else if (res->gate_passed && n == 1 && c == LAB_GATE_DONE) {
-        res->done_s = now_s() - t0 - res->gate_wait_s;
+        double at = now_s();
+        res->done_s = at - t0 - res->gate_wait_s;
+        struct gate_witness *w = s->gate->witness;
+        if (w)
+            w->done_at = at;
+        /* the turn is handed on at the word, before the commitment is read: a program that
+         * stalls there holds no turn */
         s->gate->done(s->gate->ctx);
+        if (w && gate_commit_read(*gate, w, COMMIT_TIMEOUT_MS) == 0) {
+            gate_witness_pick(w);
+            unsigned char pick[1 + sizeof(uint32_t) * (1 + LAB_GATE_PICKS)];
+            uint32_t np = (uint32_t)w->n_picks;
+            size_t len = 1;
+            pick[0] = LAB_GATE_PICK;
+            memcpy(pick + len, &np, sizeof np);
+            len += sizeof np;
+            for (int i = 0; i < w->n_picks; i++) {
+                uint32_t r = (uint32_t)w->picks[i];
+                memcpy(pick + len, &r, sizeof r);
+                len += sizeof r;
+            }
+            if (send(*gate, pick, len, MSG_NOSIGNAL) != (ssize_t)len)
+                w->n_picks = 0; /* the child is gone: nothing it dumps is read as picked */
+        }
     }
     if (!keep) {
         close(*gate);

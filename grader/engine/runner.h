@@ -27,6 +27,9 @@
 
 #include <signal.h>
 #include <stddef.h>
+#include <stdint.h>
+
+#include "lab_protocol.h"
 
 #include "sandbox.h"
 
@@ -35,11 +38,34 @@
  * and may block (it takes the GPU's lock); then the child is told LAB_GATE_GO. When it later
  * writes LAB_GATE_DONE, done(ctx) is called (NULL: the gate closes after LAB_GATE_GO); it
  * must not block. The wall-clock bound does not count the time ready() took. */
+struct gate_witness;
 struct run_gate {
     void (*ready)(void *ctx);
     void (*done)(void *ctx);
     void *ctx;
+    struct gate_witness *witness; /* NULL: go carries key 0, no picks are sent */
 };
+
+/* The witness of a gated run (lab_protocol.h): the key sent with go, the grader's clock at go
+ * and at done, the commitment read after done, and the repetitions picked for the dump. */
+struct gate_witness {
+    uint64_t key;         /* in: sent with go; 0: no hashes are asked for */
+    int picks_wanted;     /* in: repetitions to pick (at most LAB_GATE_PICKS; 0: none) */
+    double go_at, done_at; /* monotonic s: go sent, done read; 0: never */
+    int committed;        /* a whole commitment was read after done */
+    uint32_t warmup, reps;
+    uint64_t *hash;       /* reps of them, with a key (malloc'd: gate_witness_free) */
+    int picks[LAB_GATE_PICKS], n_picks; /* sent with LAB_GATE_PICK */
+};
+/* The commitment that follows LAB_GATE_DONE, read from fd within timeout_ms into w (its key
+ * says whether hashes follow): 0, or -1 when it is cut short or out of bounds (w->committed
+ * stays 0). */
+int gate_commit_read(int fd, struct gate_witness *w, int timeout_ms);
+/* Draws w->picks_wanted distinct repetitions below w->reps into w->picks. */
+void gate_witness_pick(struct gate_witness *w);
+void gate_witness_free(struct gate_witness *w);
+/* The witnessed time: from go to done (s), or -1 when the run did not say done. */
+double gate_witness_s(const struct gate_witness *w);
 
 struct run_spec {
     char *const *argv;          /* argv[0] is looked up in PATH when it has no '/' */

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # An exercise that says "done" on the grader's gate before its timed calls (LAB_GATE_DONE, the
-# descriptor is in its environment) gives its turn away: its calls are then timed beside other
-# runs, which can only make them slower. Graded beside another task (-j 2): the turn is handed
-# on at its word, it gains nothing (slow work stays too slow on both looks), the other task
-# passes, and no two runs ever have their turns at once.
+# descriptor is in its environment) gives its turn away, and commits to no outputs: the
+# witness (grader/engine/witness.h) finds no commitment and the time implausible. Graded beside
+# another task (-j 2): the turn is handed on at its word, the other task passes, and no two
+# runs ever have their turns at once.
 source "$(dirname "$0")/../lib.sh"
 source "$ROOT/tests/grader/common.sh"
 
@@ -47,11 +47,10 @@ GRADER_GPU_TRACE="$TEST_TMP/trace" "$GRADER" --batch --root "$course" --seed 3 -
 rc=$?
 [ $rc -eq 1 ] && ok "graded (exit 1: slow fails)" || { bad "exit $rc, expected 1"; tail -5 "$TEST_TMP/err"; }
 
-py_json "done before the timed calls gains nothing: too slow on both looks" '
+py_json "done before the timed calls: no commitment, an implausible time" '
 t = {x["id"]: x for x in d["tasks"]}["01-basics/slow"]
-assert t["outcome"] == "too_slow", (t["outcome"], t["reason"])
-sp = t["speed"]
-assert sp["first_ratio"] is not None and sp["first_ratio"] < 0.2 and sp["ratio"] < 0.2, sp
+assert t["outcome"] == "implausible", (t["outcome"], t["reason"])
+assert "commitment" in t["reason"], t["reason"]
 ' "$TEST_TMP/r.json"
 py_json "the task graded beside it passes" '
 t = {x["id"]: x for x in d["tasks"]}["01-basics/pass"]
@@ -67,7 +66,7 @@ rows = [l.split() for l in open(sys.argv[1])]
 # (alone); the reference's end with their turn
 gated = [r for r in rows if r[1] == "slow" and r[2] == "slow" and r[6] != "-"]
 mine = [r for r in gated if float(r[8]) - float(r[7]) > 0.45]
-assert [r[3] for r in mine] == ["timed", "alone"], ("the exercise's looks", gated)
+assert [r[3] for r in mine] == ["timed"], ("the exercise's look", gated)
 for r in mine:
     assert float(r[7]) - float(r[6]) < 0.25, ("its turn was kept", r)
 turns = sorted((float(r[6]), float(r[7])) for r in rows if r[6] != "-")

@@ -144,7 +144,7 @@ static struct run_result run_gated(const char *script, const char *out, double w
                                    struct turn *t)
 {
     char *argv[] = {"/bin/sh", "-c", (char *)script, NULL};
-    struct run_gate gate = {slow_turn, NULL, t};
+    struct run_gate gate = {slow_turn, NULL, t, NULL};
     struct run_spec s = gated_spec(argv, out, &gate, wall, 0);
     struct run_result r;
     assert_int_equal(run_sandboxed(&s, &r), 0);
@@ -209,7 +209,7 @@ static void the_turn_is_bounded_from_the_gate(void **state)
                     "sleep 30",
                     NULL};
     struct turn t = {0, 0};
-    struct run_gate gate = {slow_turn, NULL, &t};
+    struct run_gate gate = {slow_turn, NULL, &t, NULL};
     struct run_spec s = gated_spec(argv, out, &gate, 20, 0.5);
     struct run_result r;
     double t0 = now_s();
@@ -247,7 +247,7 @@ static void the_turn_ends_when_the_program_says_done(void **state)
                     "printf D >&3; (printf D >&3) 2>/dev/null; sleep 2; echo \"go=$c\"",
                     NULL};
     struct turn t = {0, 0};
-    struct run_gate gate = {slow_turn, turn_done, &t};
+    struct run_gate gate = {slow_turn, turn_done, &t, NULL};
     struct run_spec s = gated_spec(argv, out, &gate, 20, 1.0);
     struct run_result r;
     assert_int_equal(run_sandboxed(&s, &r), 0);
@@ -269,53 +269,112 @@ static void the_turn_ends_when_the_program_says_done(void **state)
     unlink(out);
 }
 
-/* The program's side of the gate: goes on when told, stops when the gate is broken. */
+/* The program's side of the gate: goes on when told (with the grader's key), stops when the
+ * gate is broken; at done it commits to its hashes and takes the grader's picks. */
 static void the_program_passes_the_gate_only_when_told(void **state)
 {
     (void)state;
     unsetenv(LAB_GATE_ENV);
     int kept = 7;
-    assert_int_equal(lab_gate_pass(&kept), 0); /* no gate: straight on */
+    uint64_t key = 5;
+    assert_int_equal(lab_gate_pass(&kept, &key), 0); /* no gate: straight on */
     assert_int_equal(kept, -1);
-    lab_gate_done(kept);                       /* and nothing to say */
-    for (int told = 0; told < 2; told++) {
+    assert_true(key == 0);
+    assert_int_equal(lab_gate_done(kept, 1, 2, NULL, NULL, 0), -1); /* and nothing to say */
+    unsigned char go[1 + LAB_GATE_KEY_BYTES];
+    const uint64_t grader_key = 0x1234567890abcdefull;
+    go[0] = LAB_GATE_GO;
+    memcpy(go + 1, &grader_key, sizeof grader_key);
+    for (int told = 0; told < 3; told++) {
         int sv[2];
+        char c;
         assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
-        char num[16], c = LAB_GATE_GO;
-        if (told)
-            assert_int_equal(write(sv[0], &c, 1), 1);
-        else
-            close(sv[0]); /* the grader is gone */
+        char num[16];
+        if (told == 2)
+            assert_int_equal(write(sv[0], go, 1), 1); /* go without its key: broken */
+        if (told == 1)
+            assert_int_equal(write(sv[0], go, sizeof go), (ssize_t)sizeof go);
+        if (told != 1)
+            shutdown(sv[0], SHUT_WR); /* the grader is gone */
         snprintf(num, sizeof num, "%d", sv[1]);
         setenv(LAB_GATE_ENV, num, 1);
-        assert_int_equal(lab_gate_pass(NULL), told ? 0 : -1);
-        if (told) {
-            assert_int_equal(read(sv[0], &c, 1), 1);
-            assert_int_equal(c, LAB_GATE_READY);
+        assert_int_equal(lab_gate_pass(NULL, &key), told == 1 ? 0 : -1);
+        assert_int_equal(read(sv[0], &c, 1), 1);
+        assert_int_equal(c, LAB_GATE_READY);
+        if (told == 1) {
+            assert_true(key == grader_key);
             assert_int_equal(read(sv[0], &c, 1), 0); /* the program closed its end */
-            close(sv[0]);
         }
+        close(sv[0]);
     }
-    /* kept open for the word that the timed calls are over */
+    /* kept open for the word that the timed calls are over, with the commitment */
     int sv[2];
     assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
-    char num[16], c = LAB_GATE_GO;
-    assert_int_equal(write(sv[0], &c, 1), 1);
+    char num[16], c;
+    assert_int_equal(write(sv[0], go, sizeof go), (ssize_t)sizeof go);
+    /* the grader's picks, there before the program asks: repetitions 2 and 0 */
+    unsigned char pick[1 + 3 * 4];
+    uint32_t words[3] = {2, 2, 0};
+    pick[0] = LAB_GATE_PICK;
+    memcpy(pick + 1, words, sizeof words);
+    assert_int_equal(write(sv[0], pick, sizeof pick), (ssize_t)sizeof pick);
     snprintf(num, sizeof num, "%d", sv[1]);
     setenv(LAB_GATE_ENV, num, 1);
-    assert_int_equal(lab_gate_pass(&kept), 0);
+    assert_int_equal(lab_gate_pass(&kept, &key), 0);
     assert_int_equal(kept, sv[1]);
     assert_int_equal(read(sv[0], &c, 1), 1);
     assert_int_equal(c, LAB_GATE_READY);
-    lab_gate_done(kept);
+    const uint64_t hash[3] = {11, 22, 33};
+    int picks[LAB_GATE_PICKS] = {-1, -1};
+    assert_int_equal(lab_gate_done(kept, 1, 3, hash, picks, LAB_GATE_PICKS), 2);
+    assert_int_equal(picks[0], 2);
+    assert_int_equal(picks[1], 0);
+    /* what the grader reads: done, then the commitment */
     assert_int_equal(read(sv[0], &c, 1), 1);
     assert_int_equal(c, LAB_GATE_DONE);
+    struct gate_witness w = {.key = grader_key, .picks_wanted = 2};
+    assert_int_equal(gate_commit_read(sv[0], &w, 1000), 0);
+    assert_int_equal(w.committed, 1);
+    assert_int_equal(w.warmup, 1);
+    assert_int_equal(w.reps, 3);
+    assert_true(w.hash[0] == 11 && w.hash[1] == 22 && w.hash[2] == 33);
     assert_int_equal(read(sv[0], &c, 1), 0); /* and closed */
+    gate_witness_free(&w);
     close(sv[0]);
     setenv(LAB_GATE_ENV, "3x", 1);
-    assert_int_equal(lab_gate_pass(&kept), -1);
+    assert_int_equal(lab_gate_pass(&kept, &key), -1);
     assert_int_equal(kept, -1);
     unsetenv(LAB_GATE_ENV);
+}
+
+/* A commitment cut short, or claiming more repetitions than the protocol allows, is none. */
+static void a_short_or_oversized_commitment_is_none(void **state)
+{
+    (void)state;
+    for (int k = 0; k < 2; k++) {
+        int sv[2];
+        assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
+        uint32_t head[2] = {1, k ? LAB_GATE_MAX_REPS + 1 : 4};
+        uint64_t one = 9;
+        assert_int_equal(write(sv[1], head, sizeof head), (ssize_t)sizeof head);
+        assert_int_equal(write(sv[1], &one, sizeof one), (ssize_t)sizeof one); /* 1 of 4 */
+        struct gate_witness w = {.key = 7};
+        assert_int_equal(gate_commit_read(sv[0], &w, 200), -1);
+        assert_int_equal(w.committed, 0);
+        gate_witness_free(&w);
+        close(sv[0]);
+        close(sv[1]);
+    }
+    /* the grader's picks: distinct, below the repetitions */
+    for (int t = 0; t < 50; t++) {
+        struct gate_witness w = {.reps = 3, .picks_wanted = 2};
+        gate_witness_pick(&w);
+        assert_int_equal(w.n_picks, 2);
+        assert_true(w.picks[0] != w.picks[1] && w.picks[0] < 3 && w.picks[1] < 3);
+        struct gate_witness one = {.reps = 1, .picks_wanted = 2};
+        gate_witness_pick(&one);
+        assert_int_equal(one.n_picks, 1);
+    }
 }
 
 int main(void)
@@ -330,6 +389,7 @@ int main(void)
         cmocka_unit_test(the_turn_is_bounded_from_the_gate),
         cmocka_unit_test(the_turn_ends_when_the_program_says_done),
         cmocka_unit_test(the_program_passes_the_gate_only_when_told),
+        cmocka_unit_test(a_short_or_oversized_commitment_is_none),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
