@@ -19,6 +19,7 @@
 #                                   build/solutions/L/T (with solutions/L/T.cu)
 #   lessons/L/<other>.cu / .c    lesson support code, linked into L's demo and tasks
 #   lessons/L/lesson.mk          optional: extra flags for that lesson's targets
+#   lessons/L/debug/P.cu         -> build/lessons/L/debug/P (a program with bugs, never graded)
 #   tests/unit/test_*.c          -> build/tests/unit/test_* (cmocka)
 
 MAKEFLAGS += --no-builtin-rules --no-builtin-variables
@@ -156,6 +157,14 @@ $(BUILD)/lessons/$(1)/demo: $(BUILD)/obj/lessons/$(1)/demo.o $(call lesson_suppo
 endef
 $(foreach l,$(LESSONS),$(eval $(call LESSON_RULES,$(l))))
 
+# lessons/L/debug/P.cu -> build/lessons/L/debug/P: programs with bugs on purpose, for the
+# debugging tools a lesson's notes teach; built on their own, never linked into a task, never
+# graded. -G: device code unoptimized, so cuda-gdb sees every variable.
+DEBUG_PROGS := $(patsubst lessons/%.cu,$(BUILD)/lessons/%,$(wildcard lessons/*/debug/*.cu))
+$(DEBUG_PROGS): $(BUILD)/lessons/%: lessons/%.cu $(LIBLAB) $(FLAGS_FILE)
+	@mkdir -p $(@D)
+	$(call quiet,NVCC,$<)$(NVCC) -std=c++17 -g -G $(GENCODE) $(INCLUDES) -o $@ $< $(LIBLAB) $(LDCUDA)
+
 # Task binaries: full RELRO and immediate binding, so no function pointer the dynamic linker
 # filled in (libc's, the CUDA runtime's) can be rewritten at run time by the code under test.
 TASK_LDFLAGS := -Xlinker -z,relro,-z,now
@@ -210,7 +219,7 @@ $(BUILD)/tests/unit/%: $(BUILD)/obj/tests/unit/%.o $(LIBGRADER) $(LIBLAB_HOST)
 # The top-level targets build in parallel on every core unless told otherwise (JOBS=1).
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 SUBMAKE = $(MAKE) --no-print-directory -j$(JOBS)
-ALL := $(LIBLAB) $(LIBLAB_EX) $(LIBLAB_HOST) $(DEMOS) $(TASK_BINS) $(GRADER)
+ALL := $(LIBLAB) $(LIBLAB_EX) $(LIBLAB_HOST) $(DEMOS) $(DEBUG_PROGS) $(TASK_BINS) $(GRADER)
 
 .PHONY: all deps run test bench check-lab resources clean list-tasks notes
 all: $(ALL)
