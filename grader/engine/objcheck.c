@@ -731,9 +731,9 @@ int objcheck_elf(const char *obj, const char *disassembly, const struct objcheck
     if (rc == 0) {
         struct judge j = {.o = &o, .r = rules, .v = v};
         check_forbid(&j);
-        check_symbols(&j);
         check_hidden_starts(&j);
         check_startup(&j);
+        check_symbols(&j);
         if (disassembly) {
             char *d = xstrdup(disassembly);
             check_instructions(&j, d);

@@ -161,6 +161,8 @@ const char *objcheck_cxx_qualified(const char *pretty)
                     p++;
             while (*p && strchr("<>=!+-*/%&|^~[],", *p))
                 p++;
+            if (p[0] == ' ' && p[1] == '<') /* "operator<< <T>": the space is the name's */
+                p++;
             p--;
         } else if (strncmp(p, "(anonymous namespace)", 21) == 0) {
             p += 20;
