@@ -524,7 +524,9 @@ static void check_symbols(struct judge *j)
 static const char before_main[] = "an exercise's code runs only when the harness calls it";
 
 /* Indirect functions and thread_local objects with a constructor: code the loader or the first
- * touch of a variable runs, not the harness. */
+ * touch of a variable runs, not the harness. A namespace-scope thread_local with a dynamic
+ * initialiser has a TLS init function and wrapper (_ZTH, _ZTW, __tls_init) or, when it is
+ * static, a __tls_guard; a destructor is registered with __cxa_thread_atexit. */
 static void check_hidden_starts(struct judge *j)
 {
     for (size_t i = 0; i < j->o->n_syms && !j->v->rejected; i++) {
@@ -533,7 +535,7 @@ static void check_hidden_starts(struct judge *j)
             reject(j, line_of(j, s), "%s is an indirect function (ifunc): its resolver runs "
                    "before main, when the program is loaded — %s", s->pretty, before_main);
         else if (strncmp(s->name, "_ZTH", 4) == 0 || strncmp(s->name, "_ZTW", 4) == 0 ||
-                 strcmp(s->name, "__tls_init") == 0 ||
+                 strcmp(s->name, "__tls_init") == 0 || strcmp(s->name, "__tls_guard") == 0 ||
                  strncmp(s->name, "__cxa_thread_atexit", 19) == 0)
             reject(j, line_of(j, s), "%s: a thread_local object with a constructor or "
                    "destructor runs code outside the harness's calls — %s", s->pretty,

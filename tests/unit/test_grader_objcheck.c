@@ -320,6 +320,10 @@ static void thread_local_with_constructor(void **state)
                                       "extern \"C\" int matmul_naive() { return t.x; }\n", CXX,
                                       NULL, NULL);
     EXPECT(v, "a thread_local object with a constructor");
+    v = judge("#include <cstdio>\nstruct T { T() { std::puts(\"x\"); } int x = 1; };\n"
+              "static thread_local T t;\n"
+              "extern \"C\" int matmul_naive() { return t.x; }\n", CXX, NULL, NULL);
+    EXPECT(v, "__tls_guard: a thread_local object with a constructor");
     v = judge("static thread_local int counter;\n"
               "extern \"C\" int matmul_naive() { return ++counter; }\n", CXX, NULL, NULL);
     ACCEPTED(v);
