@@ -9,8 +9,10 @@
  *      input — plus the contract's own functions and the task's `allow` words;
  *   2. every global it defines is a function of the contract (lessons/L/T.h), a kernel or
  *      another C++ name outside the libraries' namespaces, a header's template instance or
- *      inline variable (weak or GNU_UNIQUE), or nvcc's own; a global C name is how the linker
- *      would take the student's cudaEventRecord or lab_bench for the real one;
+ *      inline variable (weak or GNU_UNIQUE), NVTX's weak nvtx*_v3 code (CUB and Thrust include
+ *      it; its loader's getenv/dlopen calls are allowed there and only there), or nvcc's own; a
+ *      global C name is how the linker would take the student's cudaEventRecord or lab_bench
+ *      for the real one;
  *   3. no code runs before or after main but nvcc's registration and the compiler's static
  *      initialiser when all it reaches is <iostream>'s std::ios_base::Init (with __cxa_atexit,
  *      __dso_handle and .bss): the entries of .init_array, .preinit_array, .fini_array, .ctors

@@ -30,7 +30,7 @@ static const char *const allowed_calls[] = {
     "__vprintf_chk", "snprintf", "sprintf", "vsnprintf", "__snprintf_chk", "__sprintf_chk",
     "__vsnprintf_chk",
     /* memory and strings */
-    "memcpy", "memset", "memmove", "memcmp", "strlen", "strcmp", "strncmp", "strchr",
+    "memcpy", "memset", "memmove", "memcmp", "strlen", "strcmp", "strncmp", "strchr", "strerror",
     "__memcpy_chk", "__memset_chk", "__memmove_chk", "malloc", "calloc", "realloc", "free",
     "aligned_alloc", "posix_memalign", "qsort", "abs", "labs", "llabs",
     /* ending: the grader decides what an exit status means (77 is checked by its own probe) */
