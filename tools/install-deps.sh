@@ -6,6 +6,7 @@
 # nothing (a machine without a package registry).
 #
 #   required  libncurses-dev libinih-dev libcjson-dev libcmocka-dev libmd4c-dev libmd4c-html0-dev
+#             libelf-dev libdw-dev
 #             bubblewrap (Debian/Ubuntu names; md4c renders the lecture notes in the grader's
 #             pager and as HTML with make notes; bubblewrap is the grader's sandbox)
 #   optional  gnuplot-nox (figures), tmux (TUI tests)
@@ -32,6 +33,8 @@ have_lib ini.h -linih        || missing+=(libinih-dev)
 have_lib cjson/cJSON.h -lcjson || missing+=(libcjson-dev)
 have_cmocka               || missing+=(libcmocka-dev)
 have_lib md4c.h -lmd4c       || missing+=(libmd4c-dev)        # the notes in the grader's pager
+have_lib gelf.h -lelf        || missing+=(libelf-dev)         # the object check reads ELF
+have_lib elfutils/libdw.h -ldw || missing+=(libdw-dev)         # and its line table
 have_lib md4c-html.h -lmd4c-html || missing+=(libmd4c-dev libmd4c-html0-dev)
 bwrap --version >/dev/null 2>&1 || missing+=(bubblewrap)
 

@@ -1,38 +1,62 @@
-/* objcheck.c — reads what readelf and objdump say about the exercise's object and judges it
- * by the rules of objcheck.h. */
+/* objcheck.c — reads the exercise's object as ELF (libelf: sections, symbols, relocations,
+ * COMDAT groups; libdw: the line of an address) and judges it by the rules of objcheck.h.
+ *
+ * One tool is still run: `objdump -d`, the disassembler, for the scan for syscall, sysenter and
+ * int 0x80 instructions. A byte scan would reject honest code whose immediates or addresses
+ * happen to hold 0f 05; only a disassembler knows where instructions start. */
 #include "objcheck.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+
+#include <dwarf.h>
+#include <elfutils/libdw.h>
+#include <elfutils/libdwfl.h>
+#include <gelf.h>
+#include <libelf.h>
 
 #include "parse.h"
 #include "runner.h"
 
 #define TOOL_OUTPUT_MAX ((size_t)64 << 20)
 
-/* nvcc's registration function: the one constructor an exercise's object may have. */
+/* libstdc++'s demangler (the Itanium C++ ABI's), declared here so this file stays C. */
+extern char *__cxa_demangle(const char *mangled, char *buf, size_t *len, int *status);
+
+/* nvcc's registration function: the one constructor of its own an exercise's object has. */
 static const char nvcc_ctor[] = "_ZL24__sti____cudaRegisterAllv";
 
+/* What the static initialiser <iostream> puts in every object may reach, besides .bss (the
+ * Init object) and functions of the object that are judged the same way. */
+static const char *const honest_init_targets[] = {
+    "_ZNSt8ios_base4InitC1Ev", "_ZNSt8ios_base4InitD1Ev", "__cxa_atexit", "__dso_handle",
+    "_GLOBAL_OFFSET_TABLE_",
+};
+
 struct sym {
-    long num;
-    unsigned long long value;
-    char type[16], bind[16], ndx[16];
-    char *name, *pretty;
+    char *name, *pretty;        /* pretty: demangled, or the name itself */
+    unsigned char type, bind;
+    size_t shndx;               /* SHN_UNDEF (0) for an undefined symbol */
+    uint64_t value, size;
 };
 
 struct section {
-    long index;
     char *name;
-    char flags[64];
+    GElf_Shdr h;
+    Dwarf_Addr addr;            /* where libdwfl laid it out: the line table's addresses */
 };
 
-/* One place in the code that names a symbol (a relocation) or is a system call instruction. */
-struct use {
-    char *symbol;       /* relocation target, or the instruction's mnemonic */
-    char *function;     /* the function it lies in */
-    int line;           /* in the student's file; 0 when the line table has none there */
+struct reloc {
+    size_t section;             /* the section it patches */
+    uint64_t offset;
+    size_t sym;                 /* index into object.syms */
+    int64_t addend;
 };
 
 struct object {
@@ -40,172 +64,276 @@ struct object {
     size_t n_syms;
     struct section *secs;
     size_t n_secs;
-    struct strlist init_targets; /* "SYMBOL+ADDEND" of .init_array and friends; "-" for .fini */
-    struct use *uses;
-    size_t n_uses;
-    int exec_stack;              /* 1: asks for one, or says nothing (the linker's default) */
+    struct reloc *rels;
+    size_t n_rels;
+    Dwfl *dwfl;                 /* NULL when the object has no debug information */
+    Dwfl_Module *mod;
+    Dwarf_Addr bias;
+    const char *suffix;         /* the student's file's last two components */
+    const char *source_path;
 };
 
-/* ======================================================================= parsing readelf */
-static void parse_section(struct object *o, const char *line)
+/* ======================================================================= reading the ELF */
+static char *demangle(const char *name)
 {
-    const char *b = strchr(line, '[');
-    char *end;
-    long idx = b ? strtol(b + 1, &end, 10) : -1;
-    if (!b || end == b + 1 || *end != ']')
-        return;
-    char name[256], tok[8][64];
-    int n = sscanf(end + 1, "%255s %63s %63s %63s %63s %63s %63s %63s %63s %63s", name, tok[0],
-                   tok[1], tok[2], tok[3], tok[4], tok[5], tok[6], tok[7], tok[7]);
-    if (n < 8)
-        return;
-    o->secs = xrealloc(o->secs, (o->n_secs + 1) * sizeof *o->secs);
-    struct section *s = &o->secs[o->n_secs++];
-    s->index = idx;
-    s->name = xstrdup(name);
-    /* Name Type Address Off Size ES [Flg] Lk Inf Al: nine tokens with flags, eight without */
-    snprintf(s->flags, sizeof s->flags, "%s", n >= 10 ? tok[5] : "");
+    if (strncmp(name, "_Z", 2) != 0)
+        return xstrdup(name);
+    int status = 0;
+    char *d = __cxa_demangle(name, NULL, NULL, &status);
+    if (status == 0 && d)
+        return d;
+    free(d);
+    return xstrdup(name);
 }
 
-static void parse_symbol(struct object *o, const char *line, int demangled_only)
+static int read_sections(struct object *o, Elf *e, char *err, size_t errlen)
 {
-    long num;
-    unsigned long long value;
-    char size[32], type[16], bind[16], vis[16], ndx[16];
-    int used = 0;
-    if (sscanf(line, " %ld: %llx %31s %15s %15s %15s %15s %n", &num, &value, size, type, bind,
-               vis, ndx, &used) < 7 || !used)
-        return;
-    const char *name = line + used;
-    if (demangled_only) {
-        for (size_t i = 0; i < o->n_syms; i++)
-            if (o->syms[i].num == num && !o->syms[i].pretty)
-                o->syms[i].pretty = xstrdup(name);
-        return;
+    size_t shstrndx, n;
+    if (elf_getshdrstrndx(e, &shstrndx) != 0 || elf_getshdrnum(e, &n) != 0) {
+        snprintf(err, errlen, "cannot read the object's section table: %s", elf_errmsg(-1));
+        return -1;
     }
-    o->syms = xrealloc(o->syms, (o->n_syms + 1) * sizeof *o->syms);
-    struct sym *s = &o->syms[o->n_syms++];
-    memset(s, 0, sizeof *s);
-    s->num = num;
-    s->value = value;
-    snprintf(s->type, sizeof s->type, "%s", type);
-    snprintf(s->bind, sizeof s->bind, "%s", bind);
-    snprintf(s->ndx, sizeof s->ndx, "%s", ndx);
-    s->name = xstrdup(name);
-}
-
-static int is_init_section(const char *rela)
-{
-    static const char *const names[] = {".init_array", ".ctors", ".preinit_array", ".fini_array",
-                                        ".dtors"};
-    const char *s = strncmp(rela, ".rela", 5) == 0 ? rela + 5 : strncmp(rela, ".rel", 4) == 0 ? rela + 4 : rela;
-    for (size_t i = 0; i < sizeof names / sizeof *names; i++)
-        if (strncmp(s, names[i], strlen(names[i])) == 0)
-            return 1;
+    o->secs = xcalloc(n ? n : 1, sizeof *o->secs);
+    o->n_secs = n;
+    for (Elf_Scn *s = NULL; (s = elf_nextscn(e, s)) != NULL;) {
+        size_t i = elf_ndxscn(s);
+        if (i >= n || !gelf_getshdr(s, &o->secs[i].h))
+            continue;
+        const char *name = elf_strptr(e, shstrndx, o->secs[i].h.sh_name);
+        o->secs[i].name = xstrdup(name ? name : "");
+    }
+    for (size_t i = 0; i < n; i++)
+        if (!o->secs[i].name)
+            o->secs[i].name = xstrdup("");
     return 0;
 }
 
-/* "0000..  0000..  R_X86_64_64  0000..  .text.startup + 10" -> ".text.startup+10" */
-static void parse_init_reloc(struct object *o, const char *line)
+static void read_symbols(struct object *o, Elf *e)
 {
-    char off[32], info[32], type[64], val[32], name[512], plus[4];
-    unsigned long long addend = 0;
-    int n = sscanf(line, "%31s %31s %63s %31s %511s %3s %llx", off, info, type, val, name, plus,
-                   &addend);
-    if (n < 5 || strncmp(type, "R_", 2) != 0)
-        return;
-    char *t = xasprintf("%s+%llx", name, n == 7 ? addend : 0ull);
-    strlist_push(&o->init_targets, t);
-    free(t);
-}
-
-static void parse_readelf(struct object *o, char *text, int demangled_only)
-{
-    enum { NONE, SECTIONS, SYMBOLS, INIT_RELOCS, OTHER_RELOCS } at = NONE;
-    for (char *save = NULL, *line = strtok_r(text, "\n", &save); line;
-         line = strtok_r(NULL, "\n", &save)) {
-        if (strncmp(line, "Section Headers:", 16) == 0)
-            at = SECTIONS;
-        else if (strncmp(line, "Symbol table", 12) == 0)
-            at = SYMBOLS;
-        else if (strncmp(line, "Relocation section '", 20) == 0)
-            at = is_init_section(line + 20) ? INIT_RELOCS : OTHER_RELOCS;
-        else if (at == SECTIONS && !demangled_only)
-            parse_section(o, line);
-        else if (at == SYMBOLS)
-            parse_symbol(o, line, demangled_only);
-        else if (at == INIT_RELOCS && !demangled_only)
-            parse_init_reloc(o, line);
+    for (Elf_Scn *s = NULL; (s = elf_nextscn(e, s)) != NULL;) {
+        GElf_Shdr h;
+        Elf_Data *d;
+        if (!gelf_getshdr(s, &h) || h.sh_type != SHT_SYMTAB || !(d = elf_getdata(s, NULL)) ||
+            !h.sh_entsize)
+            continue;
+        size_t n = h.sh_size / h.sh_entsize;
+        o->syms = xcalloc(n ? n : 1, sizeof *o->syms);
+        o->n_syms = n;
+        for (size_t i = 0; i < n; i++) {
+            GElf_Sym sym;
+            struct sym *y = &o->syms[i];
+            const char *name = gelf_getsym(d, (int)i, &sym) ? elf_strptr(e, h.sh_link, sym.st_name)
+                                                            : NULL;
+            y->name = xstrdup(name ? name : "");
+            y->pretty = demangle(y->name);
+            if (!name)
+                continue;
+            y->type = GELF_ST_TYPE(sym.st_info);
+            y->bind = GELF_ST_BIND(sym.st_info);
+            y->shndx = sym.st_shndx;
+            y->value = sym.st_value;
+            y->size = sym.st_size;
+            if (y->type == STT_SECTION && !y->name[0] && y->shndx < o->n_secs) {
+                free(y->name);
+                free(y->pretty);
+                y->name = xstrdup(o->secs[y->shndx].name);
+                y->pretty = xstrdup(y->name);
+            }
+        }
+        return; /* an object has one symbol table */
     }
 }
 
-/* ======================================================================= parsing objdump */
-/* "/abs/exercises/03-naive-matmul/matmul_naive.cu:42 (discriminator 1)" -> 42 when the path
- * ends with the student's file (its last two components); 0 otherwise. */
-static int student_line(const char *loc, const char *suffix)
+static void read_relocations(struct object *o, Elf *e)
 {
-    const char *colon = strrchr(loc, ':');
-    while (colon && colon > loc && !(colon[1] >= '0' && colon[1] <= '9'))
-        colon = memrchr(loc, ':', (size_t)(colon - loc));
-    if (!colon)
-        return 0;
-    size_t plen = (size_t)(colon - loc), slen = strlen(suffix);
-    if (plen < slen || strncmp(loc + plen - slen, suffix, slen) != 0 ||
-        (plen > slen && loc[plen - slen - 1] != '/'))
-        return 0;
-    return atoi(colon + 1);
-}
-
-static void add_use(struct object *o, const char *symbol, const char *function, int line)
-{
-    o->uses = xrealloc(o->uses, (o->n_uses + 1) * sizeof *o->uses);
-    struct use *u = &o->uses[o->n_uses++];
-    u->symbol = xstrdup(symbol);
-    u->function = xstrdup(function);
-    u->line = line;
-}
-
-static int is_syscall_insn(const char *insn)
-{
-    while (*insn == ' ' || *insn == '\t')
-        insn++;
-    return strncmp(insn, "syscall", 7) == 0 || strncmp(insn, "sysenter", 8) == 0 ||
-           (strncmp(insn, "int ", 4) == 0 && strstr(insn, "$0x80"));
-}
-
-static void parse_objdump(struct object *o, char *text, const char *suffix)
-{
-    char function[512] = "";
-    int line_here = 0; /* the student's line of the current place, 0 when not in their file */
-    int started = 0;
-    for (char *save = NULL, *l = strtok_r(text, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
-        unsigned long long addr;
-        char name[512], rtype[64], target[512];
-        int n;
-        if (sscanf(l, "%llx <%511[^>]>:", &addr, name) == 2 && l[0] != ' ' && l[0] != '\t') {
-            snprintf(function, sizeof function, "%s", name);
-            line_here = 0;
-            started = 0;
-        } else if (strncmp(l, "inlined by ", 11) == 0) {
-            if (!line_here)
-                line_here = student_line(l + 11, suffix);
-        } else if (l[0] == '/' || (l[0] != ' ' && l[0] != '\t' && strchr(l, ':') &&
-                                   !strstr(l, "():") && strncmp(l, "Disassembly", 11) != 0)) {
-            line_here = student_line(l, suffix);
-            /* the function's first line in the student's file: where a definition is shown */
-            if (line_here && !started++)
-                add_use(o, "", function, line_here);
-        } else if (sscanf(l, " %llx: %63s %511s", &addr, rtype, target) == 3 &&
-                   strncmp(rtype, "R_", 2) == 0) {
-            n = (int)strcspn(target, "+-");
-            target[n > 0 ? n : (int)strlen(target)] = 0;
-            add_use(o, target, function, line_here);
-        } else {
-            const char *tab = strchr(l, '\t');
-            if (tab && sscanf(l, " %llx:", &addr) == 1 && is_syscall_insn(tab + 1))
-                add_use(o, "syscall instruction", function, line_here);
+    for (Elf_Scn *s = NULL; (s = elf_nextscn(e, s)) != NULL;) {
+        GElf_Shdr h;
+        Elf_Data *d;
+        if (!gelf_getshdr(s, &h) || (h.sh_type != SHT_RELA && h.sh_type != SHT_REL) ||
+            !(d = elf_getdata(s, NULL)) || !h.sh_entsize)
+            continue;
+        size_t n = h.sh_size / h.sh_entsize;
+        o->rels = xrealloc(o->rels, (o->n_rels + n + 1) * sizeof *o->rels);
+        for (size_t i = 0; i < n; i++) {
+            GElf_Rela r = {0};
+            GElf_Rel rel;
+            if (h.sh_type == SHT_RELA ? !gelf_getrela(d, (int)i, &r)
+                                      : !gelf_getrel(d, (int)i, &rel))
+                continue;
+            if (h.sh_type == SHT_REL) {
+                r.r_offset = rel.r_offset;
+                r.r_info = rel.r_info;
+            }
+            size_t sym = GELF_R_SYM(r.r_info);
+            if (sym >= o->n_syms)
+                continue;
+            o->rels[o->n_rels++] = (struct reloc){h.sh_info, r.r_offset, sym, r.r_addend};
         }
     }
+}
+
+static const Dwfl_Callbacks dwfl_callbacks = {
+    .find_debuginfo = dwfl_standard_find_debuginfo,
+    .section_address = dwfl_offline_section_address,
+};
+
+/* Reads the object twice: as it is (libelf), for its sections, symbols and relocations; and
+ * through libdwfl, which lays a relocatable object's sections out at addresses of their own and
+ * applies its relocations (those of .init_array too, emptying them in its copy): its line table
+ * is only readable that way. */
+static int read_object(struct object *o, const char *path, char *err, size_t errlen)
+{
+    elf_version(EV_CURRENT);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    Elf *e = fd >= 0 ? elf_begin(fd, ELF_C_READ_MMAP, NULL) : NULL;
+    GElf_Ehdr eh;
+    int rc = 0;
+    if (fd < 0)
+        snprintf(err, errlen, "cannot open the object %s: %s", path, strerror(errno));
+    else if (!e || !gelf_getehdr(e, &eh) || eh.e_type != ET_REL)
+        snprintf(err, errlen, "cannot read the object %s as a relocatable ELF file: %s", path,
+                 e ? "not a .o" : elf_errmsg(-1));
+    if (fd < 0 || !e || !gelf_getehdr(e, &eh) || eh.e_type != ET_REL ||
+        read_sections(o, e, err, errlen) < 0) {
+        rc = -1;
+    } else {
+        read_symbols(o, e);
+        read_relocations(o, e);
+    }
+    if (e)
+        elf_end(e);
+    if (fd >= 0)
+        close(fd);
+    if (rc < 0)
+        return -1;
+    /* the line table; without it (no -g, or libdw cannot read it) lines come from the source */
+    o->dwfl = dwfl_begin(&dwfl_callbacks);
+    Dwfl_Module *mod = o->dwfl ? dwfl_report_offline(o->dwfl, "exercise", path, -1) : NULL;
+    if (o->dwfl)
+        dwfl_report_end(o->dwfl, NULL, NULL);
+    Dwarf_Addr bias;
+    Elf *laid = mod ? dwfl_module_getelf(mod, &bias) : NULL;
+    if (!laid || !dwfl_module_getdwarf(mod, &bias))
+        return 0;
+    o->mod = mod;
+    o->bias = bias;
+    for (Elf_Scn *s = NULL; (s = elf_nextscn(laid, s)) != NULL;) {
+        GElf_Shdr h;
+        size_t i = elf_ndxscn(s);
+        if (i < o->n_secs && gelf_getshdr(s, &h))
+            o->secs[i].addr = h.sh_addr;
+    }
+    return 0;
+}
+
+static void object_free(struct object *o)
+{
+    for (size_t i = 0; i < o->n_syms; i++) {
+        free(o->syms[i].name);
+        free(o->syms[i].pretty);
+    }
+    for (size_t i = 0; i < o->n_secs; i++)
+        free(o->secs[i].name);
+    free(o->syms);
+    free(o->secs);
+    free(o->rels);
+    if (o->dwfl)
+        dwfl_end(o->dwfl);
+}
+
+/* ======================================================================= places and lines */
+static int is_exec(const struct object *o, size_t shndx)
+{
+    return shndx > 0 && shndx < o->n_secs && (o->secs[shndx].h.sh_flags & SHF_EXECINSTR);
+}
+
+/* The function symbol that covers section:offset (a named one before a local label). */
+static const struct sym *function_at(const struct object *o, size_t shndx, uint64_t off)
+{
+    const struct sym *best = NULL;
+    for (size_t i = 0; i < o->n_syms; i++) {
+        const struct sym *s = &o->syms[i];
+        if (s->shndx != shndx || (s->type != STT_FUNC && s->type != STT_GNU_IFUNC) ||
+            off < s->value || off >= s->value + (s->size ? s->size : 1))
+            continue;
+        if (!best || (best->bind == STB_LOCAL && s->bind != STB_LOCAL))
+            best = s;
+    }
+    return best;
+}
+
+/* Every function symbol at that exact place: aliases are judged by address, not by name. */
+static size_t functions_at(const struct object *o, size_t shndx, uint64_t off,
+                           const struct sym **out, size_t max)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < o->n_syms && n < max; i++) {
+        const struct sym *s = &o->syms[i];
+        if (s->shndx == shndx && s->value == off && s->name[0] &&
+            (s->type == STT_FUNC || s->type == STT_GNU_IFUNC || s->type == STT_NOTYPE))
+            out[n++] = s;
+    }
+    return n;
+}
+
+/* "/abs/exercises/03-naive-matmul/matmul_naive.cu" ends with the student's file (its last two
+ * components, a whole component). */
+static int student_file(const struct object *o, const char *file)
+{
+    size_t plen = file ? strlen(file) : 0, slen = strlen(o->suffix);
+    return plen >= slen && strcmp(file + plen - slen, o->suffix) == 0 &&
+           (plen == slen || file[plen - slen - 1] == '/');
+}
+
+/* The innermost place in the student's file of the code at section:offset: the line table's
+ * place, else the call site of each inlined function around it, innermost first. 0: none. */
+static int line_at(const struct object *o, size_t shndx, uint64_t off, int inlines)
+{
+    if (!o->mod || !is_exec(o, shndx))
+        return 0;
+    Dwarf_Addr addr = o->bias + o->secs[shndx].addr + off;
+    Dwfl_Line *l = dwfl_module_getsrc(o->mod, addr);
+    int line = 0;
+    const char *file = l ? dwfl_lineinfo(l, NULL, &line, NULL, NULL, NULL) : NULL;
+    if (file && student_file(o, file))
+        return line;
+    if (!inlines)
+        return 0;
+    Dwarf_Addr bias;
+    Dwarf_Die *cu = dwfl_module_addrdie(o->mod, addr, &bias);
+    Dwarf_Files *files;
+    size_t n_files;
+    Dwarf_Die *scopes = NULL;
+    int n = cu && dwarf_getsrcfiles(cu, &files, &n_files) == 0
+                ? dwarf_getscopes(cu, addr - bias, &scopes)
+                : 0;
+    int found = 0;
+    for (int i = 0; i < n && !found; i++) {
+        Dwarf_Attribute a;
+        Dwarf_Word fi, li;
+        if (dwarf_tag(&scopes[i]) != DW_TAG_inlined_subroutine ||
+            dwarf_formudata(dwarf_attr(&scopes[i], DW_AT_call_file, &a), &fi) != 0 ||
+            dwarf_formudata(dwarf_attr(&scopes[i], DW_AT_call_line, &a), &li) != 0 ||
+            fi >= n_files)
+            continue;
+        if (student_file(o, dwarf_filesrc(files, fi, NULL, NULL)))
+            found = (int)li;
+    }
+    free(scopes);
+    return found;
+}
+
+/* The first line of a function in the student's file: where a definition is shown. */
+static int function_line(const struct object *o, const struct sym *f)
+{
+    if (!is_exec(o, f->shndx))
+        return 0;
+    for (uint64_t off = f->value; off < f->value + (f->size ? f->size : 1); off++) {
+        int line = line_at(o, f->shndx, off, 0);
+        if (line)
+            return line;
+    }
+    return 0;
 }
 
 /* ======================================================================= judging */
@@ -213,7 +341,6 @@ struct judge {
     const struct object *o;
     const struct objcheck_rules *r;
     struct objcheck_verdict *v;
-    char *suffix;
 };
 
 static int in_strlist(const struct strlist *l, const char *s)
@@ -244,7 +371,7 @@ static int contract_name(const struct judge *j, const struct sym *s)
 {
     if (in_strlist(j->r->contract, s->name))
         return 1;
-    char *b = s->pretty && strncmp(s->name, "_Z", 2) == 0 ? base_name(s->pretty) : NULL;
+    char *b = strncmp(s->name, "_Z", 2) == 0 ? base_name(s->pretty) : NULL;
     int yes = b && in_strlist(j->r->contract, b);
     free(b);
     return yes;
@@ -268,18 +395,26 @@ static int search_source(const char *path, const char *ident)
     return line;
 }
 
-/* Where the symbol is used (or, with `defined`, where its function starts). */
-static int line_of(const struct judge *j, const char *name, const char *pretty, int defined)
+/* Where the symbol is: a defined function's first line, else the first use of it in the
+ * student's file, else the first line of the source that names it. */
+static int line_of(const struct judge *j, const struct sym *s)
 {
-    for (size_t i = 0; i < j->o->n_uses; i++) {
-        const struct use *u = &j->o->uses[i];
-        if (u->line && strcmp(defined ? u->function : u->symbol, name) == 0)
-            return u->line;
-    }
-    char *b = pretty ? base_name(pretty) : NULL;
-    const char *ident = b ? b : pretty && strncmp(name, "_Z", 2) == 0 ? pretty : name;
+    const struct object *o = j->o;
+    int line = s->shndx != SHN_UNDEF && s->type != STT_SECTION ? function_line(o, s) : 0;
+    size_t want = (size_t)(s - o->syms);
+    for (size_t i = 0; i < o->n_rels && !line; i++)
+        if (o->rels[i].sym == want)
+            line = line_at(o, o->rels[i].section, o->rels[i].offset, 1);
+    if (line)
+        return line;
+    /* "TLS init function for t", "guard variable for x": the name the student wrote is last */
+    const char *pretty = s->pretty, *for_ = strstr(pretty, " for ");
+    if (for_ && strncmp(s->name, "_Z", 2) == 0)
+        pretty = for_ + 5;
+    char *b = base_name(pretty);
+    const char *ident = b ? b : pretty;
     const char *last = strrchr(ident, ':');
-    int line = search_source(j->r->source_path, last ? last + 1 : ident);
+    line = search_source(j->r->source_path, last ? last + 1 : ident);
     free(b);
     return line;
 }
@@ -301,9 +436,9 @@ static void reject(struct judge *j, int line, const char *fmt, ...)
     free(what);
 }
 
-static const char *shown(const struct sym *s)
+static int named(const struct sym *s)
 {
-    return s->pretty && s->pretty[0] ? s->pretty : s->name;
+    return s->name[0] && s->type != STT_SECTION && s->type != STT_FILE;
 }
 
 static void check_forbid(struct judge *j)
@@ -312,13 +447,13 @@ static void check_forbid(struct judge *j)
     const struct sym *first = NULL;
     for (size_t i = 0; i < j->o->n_syms; i++) {
         const struct sym *s = &j->o->syms[i];
-        if (!s->name[0] || strcmp(s->type, "SECTION") == 0 || strcmp(s->type, "FILE") == 0)
+        if (!named(s))
             continue;
         for (size_t k = 0; j->r->forbid && k < j->r->forbid->n; k++) {
             if (!objcheck_forbid_match(j->r->forbid->v[k], s->name, s->pretty))
                 continue;
-            if (!in_strlist(&j->v->forbidden, shown(s)) && j->v->forbidden.n < 10)
-                strlist_push(&j->v->forbidden, shown(s));
+            if (!in_strlist(&j->v->forbidden, s->pretty) && j->v->forbidden.n < 10)
+                strlist_push(&j->v->forbidden, s->pretty);
             if (!first) {
                 first = s;
                 first_word = j->r->forbid->v[k];
@@ -326,123 +461,301 @@ static void check_forbid(struct judge *j)
         }
     }
     if (first)
-        reject(j, line_of(j, first->name, first->pretty, strcmp(first->ndx, "UND") != 0),
+        reject(j, line_of(j, first),
                "uses %s (forbid = %s) — this task is to be done without that library",
-               shown(first), first_word);
+               first->pretty, first_word);
 }
 
-static int called_from_ctor_only(const struct judge *j, const char *name)
+/* 1 when every relocation that names the symbol lies in nvcc's registration. */
+static int used_by_nvcc_only(const struct judge *j, size_t sym)
 {
     int any = 0;
-    for (size_t i = 0; i < j->o->n_uses; i++)
-        if (strcmp(j->o->uses[i].symbol, name) == 0) {
-            if (strcmp(j->o->uses[i].function, nvcc_ctor) != 0)
-                return 0;
-            any = 1;
-        }
+    for (size_t i = 0; i < j->o->n_rels; i++) {
+        const struct reloc *r = &j->o->rels[i];
+        if (r->sym != sym)
+            continue;
+        const struct sym *f = function_at(j->o, r->section, r->offset);
+        if (!f || strcmp(f->name, nvcc_ctor) != 0)
+            return 0;
+        any = 1;
+    }
     return any;
 }
 
-/* Two passes: a symbol the student's own lines use is the better reason, so it goes first. */
+/* NVTX (CUDA's nvtx3 headers, which CUB and Thrust include) defines weak hidden C functions
+ * and data named nvtx*_v3 in every object that includes it; its loader reads one environment
+ * variable and may dlopen the profiler's library. A function is NVTX's when it is such a weak
+ * definition and its code's line table names a file under nvtx3/. */
+static int nvtx_definition(const struct object *o, const struct sym *s)
+{
+    size_t n = strlen(s->name);
+    /* the hook a profiler's library may fill in: NVTX's own copy is a weak null pointer */
+    if (s->bind == STB_WEAK && s->type == STT_OBJECT &&
+        strncmp(s->name, "InitializeInjectionNvtx", 23) == 0)
+        return 1;
+    if (s->bind != STB_WEAK || strncmp(s->name, "nvtx", 4) != 0 || n < 3 ||
+        strcmp(s->name + n - 3, "_v3") != 0)
+        return 0;
+    if (s->type == STT_OBJECT)
+        return 1;
+    if (s->type != STT_FUNC || !o->mod || !is_exec(o, s->shndx))
+        return 0;
+    Dwfl_Line *l = dwfl_module_getsrc(o->mod, o->bias + o->secs[s->shndx].addr + s->value);
+    const char *file = l ? dwfl_lineinfo(l, NULL, NULL, NULL, NULL, NULL) : NULL;
+    return file && strstr(file, "/nvtx3/") != NULL;
+}
+
+/* 1 when the call is one NVTX's loader makes and every relocation naming it lies in NVTX. */
+static int nvtx_call(const struct judge *j, size_t sym)
+{
+    static const char *const calls[] = {"getenv", "dlopen", "dlsym", "dlclose", "sched_yield"};
+    int known = 0;
+    for (size_t k = 0; k < sizeof calls / sizeof *calls; k++)
+        known |= strcmp(j->o->syms[sym].name, calls[k]) == 0;
+    int any = 0;
+    for (size_t i = 0; known && i < j->o->n_rels; i++) {
+        const struct reloc *r = &j->o->rels[i];
+        if (r->sym != sym)
+            continue;
+        const struct sym *f = function_at(j->o, r->section, r->offset);
+        if (!f || !nvtx_definition(j->o, f))
+            return 0;
+        any = 1;
+    }
+    return any;
+}
+
+/* Two passes: a symbol the student's own lines show is the better reason, so it goes first. */
 static void check_symbols(struct judge *j)
 {
     for (int pass = 0; pass < 2; pass++)
         for (size_t i = 0; i < j->o->n_syms && !j->v->rejected; i++) {
             const struct sym *s = &j->o->syms[i];
-            int undefined = strcmp(s->ndx, "UND") == 0;
+            int undefined = s->shndx == SHN_UNDEF;
+            if (!named(s))
+                continue;
             if (!undefined && objcheck_harness_name(s->pretty)) {
-                int line = line_of(j, s->name, s->pretty, 1);
+                int line = line_of(j, s);
                 if (pass == 0 && line == 0)
                     continue;
                 reject(j, line, "defines %s — namespace lab holds the harness's own kernels, "
                        "which the speed's cross-check leaves out; an exercise may define nothing "
-                       "there", shown(s));
+                       "there", s->pretty);
                 continue;
             }
-            if (!s->name[0] || strcmp(s->bind, "LOCAL") == 0 || contract_name(j, s))
+            if (s->bind == STB_LOCAL || contract_name(j, s))
                 continue;
             if (undefined ? objcheck_call_allowed(s->name, s->pretty) ||
                                 in_strlist(j->r->allow, s->name) ||
-                                (strcmp(s->name, "atexit") == 0 && called_from_ctor_only(j, s->name))
-                          : objcheck_define_allowed(s->name, s->pretty,
-                                                    strcmp(s->bind, "WEAK") == 0))
+                                (strcmp(s->name, "atexit") == 0 && used_by_nvcc_only(j, i)) ||
+                                nvtx_call(j, i)
+                          : nvtx_definition(j->o, s) ||
+                                objcheck_define_allowed(s->name, s->pretty,
+                                                    s->bind == STB_WEAK ||
+                                                        s->bind == STB_GNU_UNIQUE))
                 continue;
-            int line = line_of(j, s->name, s->pretty, !undefined);
+            int line = line_of(j, s);
             if (pass == 0 && line == 0)
                 continue;
             if (undefined)
-                reject(j, line, "calls %s — %s", shown(s), objcheck_call_why(s->name, s->pretty));
+                reject(j, line, "calls %s — %s", s->pretty, objcheck_call_why(s->name, s->pretty));
             else
                 reject(j, line, "defines %s — an exercise may define only its contract's "
                        "functions, kernels and static names; a global %s would take the place of "
-                       "the program's own", shown(s), shown(s));
+                       "the program's own", s->pretty, s->pretty);
         }
 }
 
-/* "SECTION+ADDEND" or "SYMBOL+0" of an init relocation -> the function's symbol */
-static const struct sym *init_function(const struct object *o, const char *target)
+static const char before_main[] = "an exercise's code runs only when the harness calls it";
+
+/* Indirect functions and thread_local objects with a constructor: code the loader or the first
+ * touch of a variable runs, not the harness. A namespace-scope thread_local with a dynamic
+ * initialiser has a TLS init function and wrapper (_ZTH, _ZTW, __tls_init) or, when it is
+ * static, a __tls_guard; a destructor is registered with __cxa_thread_atexit. */
+static void check_hidden_starts(struct judge *j)
 {
-    char *t = xstrdup(target), *plus = strrchr(t, '+');
-    unsigned long long addend = plus ? strtoull(plus + 1, NULL, 16) : 0;
-    if (plus)
-        *plus = 0;
-    const struct sym *found = NULL, *section = NULL;
-    for (size_t i = 0; i < o->n_syms && !found; i++) {
-        if (strcmp(o->syms[i].name, t) != 0)
-            continue;
-        if (strcmp(o->syms[i].type, "SECTION") == 0)
-            section = &o->syms[i];
-        else
-            found = &o->syms[i];
+    for (size_t i = 0; i < j->o->n_syms && !j->v->rejected; i++) {
+        const struct sym *s = &j->o->syms[i];
+        if (s->type == STT_GNU_IFUNC)
+            reject(j, line_of(j, s), "%s is an indirect function (ifunc): its resolver runs "
+                   "before main, when the program is loaded — %s", s->pretty, before_main);
+        else if (strncmp(s->name, "_ZTH", 4) == 0 || strncmp(s->name, "_ZTW", 4) == 0 ||
+                 strcmp(s->name, "__tls_init") == 0 || strcmp(s->name, "__tls_guard") == 0 ||
+                 strncmp(s->name, "__cxa_thread_atexit", 19) == 0)
+            reject(j, line_of(j, s), "%s: a thread_local object with a constructor or "
+                   "destructor runs code outside the harness's calls — %s", s->pretty,
+                   before_main);
     }
-    for (size_t i = 0; section && !found && i < o->n_syms; i++)
-        if (strcmp(o->syms[i].ndx, section->ndx) == 0 && o->syms[i].value == addend &&
-            strcmp(o->syms[i].type, "FUNC") == 0)
-            found = &o->syms[i];
-    free(t);
-    return found;
+}
+
+static int is_start_section(const struct section *s)
+{
+    static const char *const names[] = {".init_array", ".preinit_array", ".fini_array",
+                                        ".ctors", ".dtors"};
+    if (s->h.sh_type == SHT_INIT_ARRAY || s->h.sh_type == SHT_PREINIT_ARRAY ||
+        s->h.sh_type == SHT_FINI_ARRAY)
+        return 1;
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
+        size_t n = strlen(names[i]);
+        /* ".init_array" and ".init_array.00100" (a priority), not ".init_arrayx" */
+        if (strncmp(s->name, names[i], n) == 0 && (!s->name[n] || s->name[n] == '.'))
+            return 1;
+    }
+    return 0;
+}
+
+/* The place a relocation points to: section and offset (a section symbol's addend is the
+ * offset; a named symbol's value is). */
+static void target_of(const struct object *o, const struct reloc *r, size_t *shndx,
+                      uint64_t *off)
+{
+    const struct sym *t = &o->syms[r->sym];
+    *shndx = t->shndx;
+    *off = t->type == STT_SECTION ? (uint64_t)r->addend : t->value;
+}
+
+/* An honest static initialiser: everything the function reaches through its relocations, and
+ * the functions those reach, is the <iostream> Init object's setup, .bss, or another function
+ * of the object judged the same way. `seen` marks the functions already judged (by index);
+ * *bad gets what it reached that is none of those, a function before data (the better name). */
+static int honest_init(const struct object *o, const struct sym *f, unsigned char *seen,
+                       const struct sym **bad)
+{
+    size_t fi = (size_t)(f - o->syms);
+    if (seen[fi])
+        return 1;
+    seen[fi] = 1;
+    const struct sym *bad_data = NULL;
+    for (size_t i = 0; i < o->n_rels && !*bad; i++) {
+        const struct reloc *r = &o->rels[i];
+        if (r->section != f->shndx || r->offset < f->value || r->offset >= f->value + f->size)
+            continue;
+        const struct sym *t = &o->syms[r->sym];
+        size_t sh;
+        uint64_t off;
+        target_of(o, r, &sh, &off);
+        int ok = 0;
+        for (size_t k = 0; k < sizeof honest_init_targets / sizeof *honest_init_targets; k++)
+            ok |= t->shndx == SHN_UNDEF && strcmp(t->name, honest_init_targets[k]) == 0;
+        if (ok || (sh > 0 && sh < o->n_secs && o->secs[sh].h.sh_type == SHT_NOBITS))
+            continue;
+        if (t->shndx == SHN_UNDEF) {
+            *bad = t;
+        } else if (is_exec(o, sh)) {
+            /* a call or an address of code: the function there is judged too (a PC-relative
+             * call's addend points 4 bytes before it: the function covers off + 4) */
+            const struct sym *g = function_at(o, sh, t->type == STT_SECTION ? off + 4 : off);
+            if (!g)
+                *bad = t;
+            else if (!honest_init(o, g, seen, bad) && !*bad)
+                *bad = g;
+        } else if (!bad_data) {
+            bad_data = t;
+        }
+    }
+    if (!*bad)
+        *bad = bad_data;
+    return !*bad;
+}
+
+static void check_start_entry(struct judge *j, const struct section *sec, const struct reloc *r,
+                              int *nvcc_seen)
+{
+    const struct object *o = j->o;
+    size_t sh;
+    uint64_t off;
+    target_of(o, r, &sh, &off);
+    const struct sym *at[16];
+    size_t n = functions_at(o, sh, off, at, 16);
+    for (size_t k = 0; k < n; k++)
+        if (strcmp(at[k]->name, nvcc_ctor) == 0 && at[k]->bind == STB_LOCAL &&
+            !strcmp(sec->name, ".init_array") && !(*nvcc_seen)++)
+            return;
+    /* the compiler's static initialiser (_GLOBAL__sub_I_<first name>) is judged by what it
+     * reaches; a second name at the same address (an alias) is the student's: refused */
+    const struct sym *f = NULL;
+    for (size_t k = 0; k < n; k++)
+        if (!f || strncmp(at[k]->name, "_GLOBAL__sub_I_", 15) != 0)
+            f = at[k];
+    if (f && strcmp(sec->name, ".init_array") == 0 && f->type == STT_FUNC &&
+        strncmp(f->name, "_GLOBAL__sub_I_", 15) == 0) {
+        unsigned char *seen = xcalloc(o->n_syms + 1, 1);
+        const struct sym *bad = NULL;
+        int ok = honest_init(o, f, seen, &bad);
+        free(seen);
+        if (ok)
+            return;
+        /* a global object: the student's line is where the initialiser reaches their code */
+        int line = line_of(j, bad);
+        reject(j, line ? line : line_of(j, f),
+               "%s runs before or after main (a global object's constructor or destructor, "
+               "reaching %s) — %s", f->pretty, bad->pretty, before_main);
+        return;
+    }
+    const struct sym *t = &o->syms[r->sym];
+    reject(j, f ? line_of(j, f) : line_of(j, t),
+           "%s runs before or after main (%s: a constructor, a destructor or a global object) — "
+           "%s", f ? f->pretty : t->pretty, sec->name, before_main);
 }
 
 static void check_startup(struct judge *j)
 {
+    const struct object *o = j->o;
     int nvcc_seen = 0;
-    for (size_t i = 0; i < j->o->init_targets.n && !j->v->rejected; i++) {
-        const struct sym *f = init_function(j->o, j->o->init_targets.v[i]);
-        if (f && strcmp(f->name, nvcc_ctor) == 0 && !nvcc_seen++)
+    for (size_t s = 1; s < o->n_secs && !j->v->rejected; s++) {
+        const struct section *sec = &o->secs[s];
+        if (strcmp(sec->name, ".init") == 0 || strcmp(sec->name, ".fini") == 0)
+            reject(j, 0, "has a %s section — %s", sec->name, before_main);
+        if (!is_start_section(sec))
             continue;
-        reject(j, f ? line_of(j, f->name, f->pretty, 1) : 0,
-               "%s runs before or after main (a constructor, a destructor or a global object) — "
-               "an exercise's code runs only when the harness calls it",
-               f ? shown(f) : j->o->init_targets.v[i]);
+        size_t entries = 0;
+        for (size_t i = 0; i < o->n_rels && !j->v->rejected; i++)
+            if (o->rels[i].section == s) {
+                check_start_entry(j, sec, &o->rels[i], &nvcc_seen);
+                entries++;
+            }
+        /* an entry without a relocation is an absolute address: nothing honest has one */
+        if (!j->v->rejected && sec->h.sh_type != SHT_NOBITS && entries * 8 < sec->h.sh_size)
+            reject(j, 0, "%s has an entry that names no function of the object — %s", sec->name,
+                   before_main);
     }
-    for (size_t i = 0; i < j->o->n_secs && !j->v->rejected; i++)
-        if (strcmp(j->o->secs[i].name, ".init") == 0 || strcmp(j->o->secs[i].name, ".fini") == 0)
-            reject(j, 0, "has a %s section — an exercise's code runs only when the harness "
-                         "calls it", j->o->secs[i].name);
-    for (size_t i = 0; i < j->o->n_uses && !j->v->rejected; i++)
-        if (strcmp(j->o->uses[i].symbol, "syscall instruction") == 0)
-            reject(j, j->o->uses[i].line, "a system call instruction in %s — an exercise may not "
-                   "make raw system calls", j->o->uses[i].function);
-    if (j->o->exec_stack)
+    int exec_stack = 1; /* no note: the linker's default, an executable stack */
+    for (size_t s = 1; s < o->n_secs; s++)
+        if (strcmp(o->secs[s].name, ".note.GNU-stack") == 0)
+            exec_stack = (o->secs[s].h.sh_flags & SHF_EXECINSTR) != 0;
+    if (exec_stack)
         reject(j, 0, "asks for an executable stack — an exercise's data may not become code");
 }
 
-static void object_free(struct object *o)
+/* "Disassembly of section .text:" / "  1f:\tsyscall" (objdump -d --no-show-raw-insn) */
+static void check_instructions(struct judge *j, char *disassembly)
 {
-    for (size_t i = 0; i < o->n_syms; i++) {
-        free(o->syms[i].name);
-        free(o->syms[i].pretty);
+    const struct object *o = j->o;
+    size_t section = 0;
+    for (char *save = NULL, *l = strtok_r(disassembly, "\n", &save); l && !j->v->rejected;
+         l = strtok_r(NULL, "\n", &save)) {
+        char name[512];
+        unsigned long long addr;
+        int used = 0;
+        if (sscanf(l, "Disassembly of section %511[^:]:", name) == 1) {
+            section = 0;
+            for (size_t s = 1; s < o->n_secs && !section; s++)
+                if (strcmp(o->secs[s].name, name) == 0 && is_exec(o, s))
+                    section = s;
+            continue;
+        }
+        if (!section || sscanf(l, " %llx:%n", &addr, &used) != 1 || !used || l[0] != ' ')
+            continue;
+        const char *insn = l + used;
+        while (*insn == ' ' || *insn == '\t')
+            insn++;
+        if (strncmp(insn, "syscall", 7) == 0 || strncmp(insn, "sysenter", 8) == 0 ||
+            (strncmp(insn, "int ", 4) == 0 && strstr(insn, "$0x80"))) {
+            const struct sym *f = function_at(o, section, addr);
+            reject(j, line_at(o, section, addr, 1), "a system call instruction in %s — an "
+                   "exercise may not make raw system calls", f ? f->pretty : o->secs[section].name);
+        }
     }
-    for (size_t i = 0; i < o->n_secs; i++)
-        free(o->secs[i].name);
-    for (size_t i = 0; i < o->n_uses; i++) {
-        free(o->uses[i].symbol);
-        free(o->uses[i].function);
-    }
-    free(o->syms);
-    free(o->secs);
-    free(o->uses);
-    strlist_free(&o->init_targets);
 }
 
 /* The last two components of the student's file: what its line table entries end with. */
@@ -455,30 +768,30 @@ static char *source_suffix(const char *source)
     return xstrdup(p);
 }
 
-void objcheck_texts(const char *readelf, const char *demangled, const char *objdump,
-                    const struct objcheck_rules *rules, struct objcheck_verdict *v)
+int objcheck_elf(const char *obj, const char *disassembly, const struct objcheck_rules *rules,
+                 struct objcheck_verdict *v, char *err, size_t errlen)
 {
     memset(v, 0, sizeof *v);
-    struct object o = {0};
-    struct judge j = {.o = &o, .r = rules, .v = v, .suffix = source_suffix(rules->source)};
-    char *a = xstrdup(readelf), *b = xstrdup(demangled), *c = xstrdup(objdump);
-    parse_readelf(&o, a, 0);
-    parse_readelf(&o, b, 1);
-    parse_objdump(&o, c, j.suffix);
-    o.exec_stack = 1;
-    for (size_t i = 0; i < o.n_secs; i++)
-        if (strcmp(o.secs[i].name, ".note.GNU-stack") == 0)
-            o.exec_stack = strchr(o.secs[i].flags, 'X') != NULL;
-    check_forbid(&j);
-    check_symbols(&j);
-    check_startup(&j);
-    if (!v->reason)
-        v->reason = xstrdup("");
+    char *suffix = source_suffix(rules->source);
+    struct object o = {.suffix = suffix, .source_path = rules->source_path};
+    int rc = read_object(&o, obj, err, errlen);
+    if (rc == 0) {
+        struct judge j = {.o = &o, .r = rules, .v = v};
+        check_forbid(&j);
+        check_hidden_starts(&j);
+        check_startup(&j);
+        check_symbols(&j);
+        if (disassembly) {
+            char *d = xstrdup(disassembly);
+            check_instructions(&j, d);
+            free(d);
+        }
+        if (!v->reason)
+            v->reason = xstrdup("");
+    }
     object_free(&o);
-    free(a);
-    free(b);
-    free(c);
-    free(j.suffix);
+    free(suffix);
+    return rc;
 }
 
 void objcheck_verdict_free(struct objcheck_verdict *v)
@@ -488,7 +801,7 @@ void objcheck_verdict_free(struct objcheck_verdict *v)
     memset(v, 0, sizeof *v);
 }
 
-/* ======================================================================= running the tools */
+/* ======================================================================= the disassembler */
 static char *run_tool(char *const *argv, const char *out, char *err, size_t errlen)
 {
     struct run_spec s;
@@ -521,23 +834,11 @@ int objcheck_object(const char *obj, const char *workdir, const struct objcheck_
                     struct objcheck_verdict *v, char *err, size_t errlen)
 {
     memset(v, 0, sizeof *v);
-    char *files[3] = {xasprintf("%s/objcheck.readelf", workdir),
-                      xasprintf("%s/objcheck.demangled", workdir),
-                      xasprintf("%s/objcheck.objdump", workdir)};
-    char *const a0[] = {"readelf", "-SsrW", (char *)obj, NULL};
-    char *const a1[] = {"readelf", "-sW", "-C", (char *)obj, NULL};
-    char *const a2[] = {"objdump", "-dlr", "--inlines", "--no-show-raw-insn", (char *)obj,
-                        NULL};
-    char *const *argvs[3] = {a0, a1, a2};
-    char *texts[3] = {NULL, NULL, NULL};
-    int ok = 1;
-    for (int i = 0; i < 3 && ok; i++)
-        ok = (texts[i] = run_tool(argvs[i], files[i], err, errlen)) != NULL;
-    if (ok)
-        objcheck_texts(texts[0], texts[1], texts[2], rules, v);
-    for (int i = 0; i < 3; i++) {
-        free(texts[i]);
-        free(files[i]);
-    }
-    return ok ? 0 : -1;
+    char *file = xasprintf("%s/objcheck.objdump", workdir);
+    char *const argv[] = {"objdump", "-d", "--no-show-raw-insn", (char *)obj, NULL};
+    char *text = run_tool(argv, file, err, errlen);
+    int rc = text ? objcheck_elf(obj, text, rules, v, err, errlen) : -1;
+    free(text);
+    free(file);
+    return rc;
 }
