@@ -529,14 +529,16 @@ typedef struct lab_task {
      * (task_run.cu). */
     size_t (*device_outputs)(void *st, void **dev, size_t max);
     void (*reference)(void *st);  /* optional: CPU reference into the host output buffers */
-    /* check the host outputs against the inputs (no CUDA calls) */
+    /* check the host outputs against the inputs (no CUDA calls but a verifier's full check
+     * of a large product, lab_full_check_product, which never exits) */
     void (*verify)(void *st, lab_tolerance tol, lab_compare_result *r);
     double (*work)(const lab_case *c); /* FLOPs or bytes of one call, for `unit` */
     size_t (*cols)(const lab_case *c); /* optional: row length of the first output, for (row, col) */
     void (*destroy)(void *st);    /* frees host and device memory */
 } lab_task;
 
-/* The whole harness: --list, --verify (no CUDA), --dump-reference (no CUDA), or run every
+/* The whole harness: --list, --verify (no code under test; CUDA only for the full checks of
+ * large products), --dump-reference (no CUDA), or run every
  * selected case: warm-up + timed repetitions, each on fresh inputs (lab_rep_seed) and poisoned
  * outputs; LAB_DUMP_REPS timed repetitions, picked after the last one, are checked here or,
  * with --dump (the grader's run of student code), written for a separate --verify process,
