@@ -15,7 +15,9 @@ static const char usage_common[] =
     "  --report FILE      write a TAP 13 report\n"
     "  --dump DIR         write every output to DIR for --verify, without checking it here\n"
     "  --no-check         run and time only, without the CPU check\n"
-    "  --verify DIR       check outputs dumped in DIR; runs no GPU code\n"
+    "  --verify DIR       check outputs dumped in DIR; runs none of the code under test:\n"
+    "                     large products are compared in full on the GPU (--device N),\n"
+    "                     sampled on the CPU when no GPU is usable\n"
     "  --check-seed N     where the sampled checks of large outputs look (default: fresh\n"
     "                     with --verify, printed there; 0 elsewhere)\n"
     "  --dump-reference DIR  write the CPU reference outputs as a dump\n"
@@ -178,9 +180,12 @@ int lab_cli_parse(int argc, char **argv, const char *what, const char *extra_usa
         }
         o->positional[o->n_positional++] = v;
     }
-    // The one option that is process state: every sampled check of the program reads it.
+    // The options that are process state: every sampled check of the program reads the
+    // salt, and a verifier's checks of large outputs its device.
     if (o->has_check_seed)
         lab_check_salt_set(o->check_seed);
+    if (o->verify_dir)
+        lab_full_check_request(o->device);
     return 0;
 }
 

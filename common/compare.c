@@ -25,24 +25,49 @@ int lab_compare_one(lab_compare_result *r, size_t index, double expected, double
                     double scale, lab_tolerance tol)
 {
     r->checked++;
-    if (!isfinite(expected) || !isfinite(got)) {
-        // Equal non-finite values pass (an Inf the reference also has); anything else fails,
-        // and a NaN is what the poisoned, never-written outputs hold.
-        int same = (isnan(expected) && isnan(got)) || expected == got;
-        if (!same)
-            record_mismatch(r, index, expected, got);
-        return same;
+    // Equal non-finite values pass (an Inf the reference also has); anything else fails, and
+    // a NaN is what the poisoned, never-written outputs hold. Only finite pairs have an error.
+    if (isfinite(expected) && isfinite(got)) {
+        double err = fabs(got - expected);
+        if (err > r->max_abs_err)
+            r->max_abs_err = err;
+        if (scale > 0 && err / scale > r->max_rel_err)
+            r->max_rel_err = err / scale;
     }
-    double err = fabs(got - expected);
-    if (err > r->max_abs_err)
-        r->max_abs_err = err;
-    if (scale > 0 && err / scale > r->max_rel_err)
-        r->max_rel_err = err / scale;
-    if (err <= tol.abs_tol + tol.rel_tol * scale)
+    if (!lab_element_fails(expected, got, scale, tol))
         return 1;
     record_mismatch(r, index, expected, got);
     return 0;
 }
+
+void lab_compare_add(lab_compare_result *r, const lab_compare_summary *s)
+{
+    r->checked += s->checked;
+    r->bad += s->bad;
+    r->max_abs_err = fmax(r->max_abs_err, s->max_abs_err);
+    r->max_rel_err = fmax(r->max_rel_err, s->max_rel_err);
+    for (size_t i = 0; i < s->shown && i < LAB_MAX_SHOWN && r->shown < LAB_MAX_SHOWN; i++)
+        r->first[r->shown++] = s->first[i];
+}
+
+void lab_compare_set_check(lab_compare_result *r, int sampled, const char *fmt, ...)
+{
+    // The weakest check of a case is what the report says: a sampled repetition is not
+    // hidden behind a full one.
+    if (!sampled && r->check[0])
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(r->check, sizeof r->check, fmt, ap);
+    va_end(ap);
+}
+
+// The device of a verifier's full checks; -1: none asked for (lab.h, "full checks").
+static int full_check_device = -1;
+
+void lab_full_check_request(int ordinal) { full_check_device = ordinal < 0 ? 0 : ordinal; }
+
+int lab_full_check_ordinal(void) { return full_check_device; }
 
 // ------------------------------------------------------------------ on every core
 // Each chunk of [0, n) gets a result of its own, merged in chunk order: the counts and largest

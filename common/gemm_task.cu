@@ -1,6 +1,7 @@
 // The graded task of a matrix product C = A·B (row-major, A M×K, B K×N, C M×N, FP32, any
 // sizes >= 1), as lessons 03 and 04 grade it: inputs drawn from the seed, C poisoned before
-// every call, the product checked on the CPU with lab_check_gemm_f32. A case calls either the
+// every call, the product checked on the CPU with lab_check_gemm_f32, or by a verifier in full
+// on the GPU (lab_full_check_product) where the CPU would sample it. A case calls either the
 // device-pointer function (a kernel launcher) or the host-pointer one (results ready on return).
 #include "lab.h"
 
@@ -116,9 +117,18 @@ static void reference(void *p)
     s->ref(s->A, s->B, s->C, (size_t)s->M, (size_t)s->N, (size_t)s->K);
 }
 
+// Small products are compared exactly on the CPU. Larger ones a verifier compares in full on
+// the GPU, with the same tolerance per element; without a GPU, or outside a verifier, the
+// CPU's check samples them (lab_check_gemm_f32).
 static void verify(void *p, lab_tolerance tol, lab_compare_result *r)
 {
     state *s = (state *)p;
+    const size_t M = s->M, N = s->N, K = s->K;
+    if (M * N * K > LAB_GEMM_EXACT_LIMIT) {
+        const lab_product prod = {LAB_F32, s->A, s->B, s->C, M * K, K * N, K, 1, N, 1, M, N, K};
+        if (lab_full_check_product(&prod, tol, r))
+            return;
+    }
     lab_check_gemm_f32(s->A, s->B, s->C, s->M, s->N, s->K, tol, s->seed, r);
 }
 

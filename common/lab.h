@@ -19,6 +19,7 @@
 #ifndef LAB_H
 #define LAB_H
 
+#include <math.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -191,6 +192,21 @@ void lab_set_inputs_on_device(int on);
  * pass only where expected holds the same value. */
 typedef struct lab_tolerance { double abs_tol, rel_tol; } lab_tolerance;
 
+#ifdef __CUDACC__
+#define LAB_HOST_DEVICE __host__ __device__
+#else
+#define LAB_HOST_DEVICE
+#endif
+/* The rule above for one element, 1 when it fails: the one definition that lab_compare_one
+ * and the GPU's full check (compare_gpu.cu) both apply. */
+static inline LAB_HOST_DEVICE int lab_element_fails(double expected, double got, double scale,
+                                                    lab_tolerance tol)
+{
+    if (!isfinite(expected) || !isfinite(got))
+        return !((isnan(expected) && isnan(got)) || expected == got);
+    return !(fabs(got - expected) <= tol.abs_tol + tol.rel_tol * scale);
+}
+
 #define LAB_MAX_SHOWN 8
 typedef struct lab_mismatch {
     size_t index;
@@ -205,6 +221,10 @@ typedef struct lab_compare_result {
     size_t shown;          /* how many of first[] are filled */
     lab_mismatch first[LAB_MAX_SHOWN]; /* the first mismatches, in index order of discovery */
     char note[256];        /* a failure that is not an element mismatch ("count 5, expected 7") */
+    /* How the outputs were checked, when not element by element on the CPU: "every element,
+     * on the GPU" or "sampled, on the CPU (why)" (lab_compare_set_check); "" otherwise. The
+     * report's LAB_TAP_CHECK. */
+    char check[160];
 } lab_compare_result;
 
 void lab_compare_init(lab_compare_result *r);
@@ -230,6 +250,18 @@ void lab_compare_chunks(size_t n, size_t chunk, lab_compare_chunk_fn fn, void *a
 typedef double (*lab_expected_fn)(size_t i, const void *arg, double *scale);
 void lab_compare_f32_each(const float *got, size_t n, lab_expected_fn expected, const void *arg,
                           lab_tolerance tol, lab_compare_result *r);
+/* Says how the outputs were checked (lab_compare_result.check), printf-style: a sampled check
+ * (sampled = 1) replaces what was said before, another is said only when nothing was. */
+void lab_compare_set_check(lab_compare_result *r, int sampled, const char *fmt, ...);
+/* What a comparison done elsewhere (the GPU's full check) found: added to r as merged chunks
+ * are (counts summed, largest errors kept, first[] appended while r has room). */
+typedef struct lab_compare_summary {
+    size_t checked, bad;
+    double max_abs_err, max_rel_err;
+    size_t shown;                      /* first[0..shown): the first mismatches, index order */
+    lab_mismatch first[LAB_MAX_SHOWN];
+} lab_compare_summary;
+void lab_compare_add(lab_compare_result *r, const lab_compare_summary *s);
 /* Record a failure that is not one element; printf-style. Marks the result failed. */
 void lab_compare_fail(lab_compare_result *r, const char *fmt, ...);
 static inline int lab_compare_passed(const lab_compare_result *r) { return r->bad == 0 && r->note[0] == 0; }
@@ -389,6 +421,29 @@ int lab_dump_write_void(const char *dir, const char *case_name, int rep, const c
  * (the verifier asks this before it draws a repetition's inputs, which may cost seconds). */
 int lab_dump_exists(const char *dir, const char *case_name, int rep, const char *buffer);
 
+/* ======================================================================= full checks
+ * A verifier (--verify: lab_cli_parse calls lab_full_check_request) checks every element of
+ * a large product on the GPU, where the CPU can only sample it: the expected value and its
+ * scale sum_k |L_ik R_kj| accumulated in double by a kernel of this library (never the code
+ * under test), then compared on the GPU with lab_element_fails, the tolerance of the CPU's
+ * exact entries. Without a usable GPU the CPU's sampled check stays, and the result says so
+ * (lab_compare_result.check). */
+void lab_full_check_request(int ordinal); /* the CUDA device to use; the process's state */
+int lab_full_check_ordinal(void);         /* the requested device, -1 when none was */
+/* C (M×N row-major) = L·R with L(i,k) = L[i*l_row + k*l_col], R(k,j) = R[k*r_row + j*r_col],
+ * every array host memory of `type` (LAB_F32 or LAB_F64); R may be L itself (uploaded once). */
+typedef struct lab_product {
+    lab_dtype type;
+    const void *L, *R, *C;
+    size_t l_count, r_count;   /* elements of L and R */
+    size_t l_row, l_col, r_row, r_col;
+    size_t M, N, K;
+} lab_product;
+/* With a full check requested and a usable GPU: every element of p->C checked into r, r's
+ * check says so, returns 1. Otherwise r's check says why not (r otherwise unchanged) and it
+ * returns 0: the caller runs its sampled check. Never exits (compare_gpu.cu). */
+int lab_full_check_product(const lab_product *p, lab_tolerance tol, lab_compare_result *r);
+
 /* ======================================================================= repetitions */
 /* Every call of a task's code gets inputs of its own: timed repetition R (0, 1, ...) draws
  * them from lab_rep_seed(seed, R), warm-up call W from lab_rep_seed(seed, reps + W). Rep 0's
@@ -475,14 +530,16 @@ typedef struct lab_task {
      * (task_run.cu). */
     size_t (*device_outputs)(void *st, void **dev, size_t max);
     void (*reference)(void *st);  /* optional: CPU reference into the host output buffers */
-    /* check the host outputs against the inputs (no CUDA calls) */
+    /* check the host outputs against the inputs (no CUDA calls but a verifier's full check
+     * of a large product, lab_full_check_product, which never exits) */
     void (*verify)(void *st, lab_tolerance tol, lab_compare_result *r);
     double (*work)(const lab_case *c); /* FLOPs or bytes of one call, for `unit` */
     size_t (*cols)(const lab_case *c); /* optional: row length of the first output, for (row, col) */
     void (*destroy)(void *st);    /* frees host and device memory */
 } lab_task;
 
-/* The whole harness: --list, --verify (no CUDA), --dump-reference (no CUDA), or run every
+/* The whole harness: --list, --verify (no code under test; CUDA only for the full checks of
+ * large products), --dump-reference (no CUDA), or run every
  * selected case: warm-up + timed repetitions, each on fresh inputs (lab_rep_seed) and poisoned
  * outputs; LAB_DUMP_REPS timed repetitions, picked after the last one, are checked here or,
  * with --dump (the grader's run of student code), written for a separate --verify process,

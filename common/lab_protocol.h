@@ -63,6 +63,7 @@ enum lab_exit {
 #define LAB_TAP_FIRST_MISMATCH "first_mismatch" /* quoted: "[i] (row r, col c) expected x got y" */
 #define LAB_TAP_MISMATCHES "mismatches"         /* quoted: the first few, joined by "; " */
 #define LAB_TAP_NOTE "note"                     /* quoted: a failure that is not one element */
+#define LAB_TAP_CHECK "check"                   /* quoted: how, when not every element on the CPU */
 
 /* Values of LAB_TAP_STATUS. */
 #define LAB_STATUS_PASS "pass"

@@ -123,6 +123,8 @@ void lab_report_case(lab_report *r, const lab_case_result *c)
         report_mismatches(f, c);
     if (m->note[0])
         yaml_string(f, LAB_TAP_NOTE, m->note);
+    if (m->check[0])
+        yaml_string(f, LAB_TAP_CHECK, m->check);
     fputs("  ...\n", f);
     fflush(f);
 }

@@ -104,8 +104,9 @@ static void add_row(lab_table *tab, const lab_task *t, const lab_case *c, const 
 // How many repetitions a dump of case c holds: the speed case's timed ones, one elsewhere.
 static int dumped_reps(const lab_case *c, int reps) { return (c->flags & LAB_CASE_SPEED) ? reps : 1; }
 
-// --verify: outputs come from the dump, inputs from each repetition's seed; no CUDA call
-// anywhere. Every dumped repetition is checked, and the speed case must hold LAB_DUMP_REPS.
+// --verify: outputs come from the dump, inputs from each repetition's seed; no CUDA call but
+// the full checks of large products. Every dumped repetition is checked, and the speed case
+// must hold LAB_DUMP_REPS.
 static void verify_case(const lab_task *t, const lab_options *o, lab_tolerance tol, int reps,
                         const lab_case *c, lab_case_result *res)
 {

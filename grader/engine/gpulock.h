@@ -3,8 +3,9 @@
  * Several gradings may run at once on one GPU (class grading overlaps one student's build and
  * verification with another's runs). Three uses of the GPU, by what a time taken beside them
  * may be trusted for:
- *   GPU_SHARED  untimed runs (compute-sanitizer, the skip probe, the start of a timed run up
- *               to its gate): they overlap one another and the first looks.
+ *   GPU_SHARED  untimed runs (compute-sanitizer, the skip probe, the verifier, which checks
+ *               large outputs on the GPU, the start of a timed run up to its gate): they
+ *               overlap one another and the first looks.
  *   GPU_TIMED   a student's first look: one at a time, beside untimed runs but never beside
  *               another timed run. What runs beside it can only make it slower, so it may pass
  *               a student but never fail one: a time below the task's bar gets a second look.
@@ -12,7 +13,7 @@
  *               it, so it must not be slowed), a second look, ncu's when its first look did
  *               not settle it. Nothing else uses the GPU from the run's gate to the end of
  *               its timed calls; its start and its end share the GPU.
- * Builds and the verifier need no GPU and hold nothing. The locks are flock(2) on files per
+ * Builds need no GPU and hold nothing. The locks are flock(2) on files per
  * GPU: the path, for the GPU as a whole (shared by untimed and timed runs, exclusive for
  * GPU_ALONE), path.turn (gpulock.c: no run waiting for the GPU alone is starved), path.timed,
  * the timed runs' turn, and path.measure.KEY, the right to time a reference. The kernel drops

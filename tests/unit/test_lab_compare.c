@@ -1,4 +1,5 @@
-// Tolerance comparison and the matrix-product check, exact and Freivalds paths.
+// Tolerance comparison and the matrix-product check, exact and Freivalds paths, and the pure
+// parts of the GPU's full check (its element rule, its summary, what the report says).
 #include "cmocka_all.h"
 #include "lab.h"
 
@@ -192,6 +193,107 @@ static void gemm_freivalds_path(void **state)
     free_gemm(&g);
 }
 
+// The per-element rule of the GPU's full check is lab_element_fails, the one lab_compare_one
+// applies: for a product entry the scale is sum_k |A_ik B_kj|, so a sum that cancels to 0
+// still has a tolerance of rtol times its terms.
+static void element_rule_of_product_entries(void **state)
+{
+    (void)state;
+    const lab_tolerance gemm = {0.0, 5e-5};
+    // expected 0 from terms whose magnitudes add to 1000: 0.05 of room
+    assert_false(lab_element_fails(0.0, 0.049, 1000.0, gemm));
+    assert_true(lab_element_fails(0.0, 0.051, 1000.0, gemm));
+    assert_false(lab_element_fails(0.0, -0.049, 1000.0, gemm));
+    // one term of the sum missing (about 1/K of the scale at K = 4096) is far outside
+    assert_true(lab_element_fails(10.0, 10.0 + 1000.0 / 4096, 1000.0, gemm));
+    // non-finite values: equal ones pass, a NaN (a poisoned, unwritten output) never does
+    assert_false(lab_element_fails(NAN, NAN, 0, gemm));
+    assert_false(lab_element_fails(INFINITY, INFINITY, 0, gemm));
+    assert_true(lab_element_fails(1.0, NAN, 1.0, gemm));
+    assert_true(lab_element_fails(NAN, 1.0, 1.0, gemm));
+    assert_true(lab_element_fails(INFINITY, -INFINITY, 1.0, gemm));
+    assert_true(lab_element_fails(1.0, INFINITY, 1e300, gemm));
+    // the absolute part adds to the relative one
+    const lab_tolerance both = {0.1, 0.01};
+    assert_false(lab_element_fails(100.0, 101.05, 100.0, both));
+    assert_true(lab_element_fails(100.0, 101.2, 100.0, both));
+    // and lab_compare_one decides as it does
+    lab_compare_result r;
+    lab_compare_init(&r);
+    assert_int_equal(lab_compare_one(&r, 0, 0.0, 0.051, 1000.0, gemm), 0);
+    assert_int_equal(lab_compare_one(&r, 1, 0.0, 0.049, 1000.0, gemm), 1);
+    assert_int_equal(r.bad, 1);
+}
+
+// The GPU's summary is added to a result as a merged chunk is: counts summed, largest errors
+// kept, its first mismatches after the ones already there, at most LAB_MAX_SHOWN in all.
+static void gpu_summary_adds_to_a_result(void **state)
+{
+    (void)state;
+    lab_compare_result r;
+    lab_compare_init(&r);
+    const lab_tolerance tol = {0, 0};
+    lab_compare_one(&r, 3, 1.0, 2.0, 1.0, tol); // an earlier repetition's mismatch
+    lab_compare_summary s;
+    memset(&s, 0, sizeof s);
+    s.checked = 1000;
+    s.bad = 12;
+    s.max_abs_err = 0.25;
+    s.max_rel_err = 7.0;
+    s.shown = LAB_MAX_SHOWN;
+    for (size_t i = 0; i < LAB_MAX_SHOWN; i++)
+        s.first[i] = (lab_mismatch){100 + i, (double)i, (double)i + 1};
+    lab_compare_add(&r, &s);
+    assert_int_equal(r.checked, 1001);
+    assert_int_equal(r.bad, 13);
+    assert_true(r.max_abs_err == 1.0); // the earlier one was larger
+    assert_true(r.max_rel_err == 7.0);
+    assert_int_equal(r.shown, LAB_MAX_SHOWN);
+    assert_int_equal(r.first[0].index, 3);
+    assert_int_equal(r.first[1].index, 100);
+    assert_int_equal(r.first[LAB_MAX_SHOWN - 1].index, 100 + LAB_MAX_SHOWN - 2);
+    assert_false(lab_compare_passed(&r));
+    assert_string_equal(r.note, "");
+    // a clean summary leaves a clean result passing
+    lab_compare_init(&r);
+    memset(&s, 0, sizeof s);
+    s.checked = 16;
+    lab_compare_add(&r, &s);
+    assert_true(lab_compare_passed(&r));
+    assert_int_equal(r.checked, 16);
+}
+
+// What the report says of a case's check is its weakest repetition's, and never a failure.
+static void check_text_keeps_the_weakest(void **state)
+{
+    (void)state;
+    lab_compare_result r;
+    lab_compare_init(&r);
+    assert_string_equal(r.check, "");
+    lab_compare_set_check(&r, 0, "every element, on the GPU (%.2f s)", 0.5);
+    assert_string_equal(r.check, "every element, on the GPU (0.50 s)");
+    lab_compare_set_check(&r, 0, "every element, on the GPU (%.2f s)", 0.7);
+    assert_string_equal(r.check, "every element, on the GPU (0.50 s)");
+    lab_compare_set_check(&r, 1, "sampled, on the CPU (%s)", "no usable GPU");
+    assert_string_equal(r.check, "sampled, on the CPU (no usable GPU)");
+    lab_compare_set_check(&r, 0, "every element, on the GPU");
+    assert_string_equal(r.check, "sampled, on the CPU (no usable GPU)");
+    assert_true(lab_compare_passed(&r));
+}
+
+// --verify asks for the full check on its device; nothing else does.
+static void full_check_request_is_the_verifiers(void **state)
+{
+    (void)state;
+    lab_options o;
+    char *plain[] = {"prog", "--seed", "3", NULL};
+    assert_int_equal(lab_cli_parse(3, plain, "test", NULL, &o), 0);
+    assert_int_equal(lab_full_check_ordinal(), -1);
+    char *verify[] = {"prog", "--verify", "/tmp", "--device", "2", NULL};
+    assert_int_equal(lab_cli_parse(5, verify, "test", NULL, &o), 0);
+    assert_int_equal(lab_full_check_ordinal(), 2);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -202,6 +304,10 @@ int main(void)
         cmocka_unit_test(chunked_compare_is_the_serial_one),
         cmocka_unit_test(gemm_exact_path),
         cmocka_unit_test(gemm_freivalds_path),
+        cmocka_unit_test(element_rule_of_product_entries),
+        cmocka_unit_test(gpu_summary_adds_to_a_result),
+        cmocka_unit_test(check_text_keeps_the_weakest),
+        cmocka_unit_test(full_check_request_is_the_verifiers),
     };
     return cmocka_run_group_tests_name("lab compare", tests, NULL, NULL);
 }
