@@ -467,7 +467,9 @@ enum lab_case_flags {
     LAB_CASE_SMALL = 1u << 1,  /* small enough for compute-sanitizer */
     /* this case's outputs are complete when run returns (a host function among device-pointer
      * cases): as LAB_TASK_READY_ON_RETURN, for one case */
-    LAB_CASE_READY_ON_RETURN = 1u << 2
+    LAB_CASE_READY_ON_RETURN = 1u << 2,
+    /* the speed case's shape at a size compute-sanitizer affords (LAB_LIST_SANITIZE) */
+    LAB_CASE_SANITIZE = 1u << 3
 };
 
 typedef struct lab_case {

@@ -35,6 +35,9 @@ enum lab_exit {
  * joined by LAB_LIST_JOIN ("speed,small"). */
 #define LAB_LIST_SPEED "speed" /* the case the grader times against the reference */
 #define LAB_LIST_SMALL "small" /* small enough for compute-sanitizer */
+/* the speed case's shape (tile remainders, code paths, grid shape) at a size compute-sanitizer
+ * runs in seconds: the sanitizers run it, since they do not run the speed case itself */
+#define LAB_LIST_SANITIZE "sanitize"
 #define LAB_LIST_JOIN ","
 #define LAB_LIST_NONE "-"
 

@@ -66,11 +66,17 @@ static void list_cases(const lab_task *t)
         const lab_case *c = &t->cases[i];
         char dims[128];
         format_dims(t, c, dims, sizeof dims);
-        const int speed = (c->flags & LAB_CASE_SPEED) != 0, small = (c->flags & LAB_CASE_SMALL) != 0;
-        const char *flags = speed && small ? LAB_LIST_SPEED LAB_LIST_JOIN LAB_LIST_SMALL
-                            : speed        ? LAB_LIST_SPEED
-                            : small        ? LAB_LIST_SMALL
-                                           : LAB_LIST_NONE;
+        static const struct { unsigned flag; const char *word; } words[] = {
+            {LAB_CASE_SPEED, LAB_LIST_SPEED},
+            {LAB_CASE_SMALL, LAB_LIST_SMALL},
+            {LAB_CASE_SANITIZE, LAB_LIST_SANITIZE},
+        };
+        char flags[64] = LAB_LIST_NONE;
+        size_t len = 0;
+        for (size_t w = 0; w < sizeof words / sizeof *words; w++)
+            if (c->flags & words[w].flag)
+                len += (size_t)snprintf(flags + len, sizeof flags - len, "%s%s",
+                                        len ? LAB_LIST_JOIN : "", words[w].word);
         printf("%s\t%s\t%s\n", c->name, dims, flags);
     }
 }

@@ -122,6 +122,7 @@ struct cli {
     const char *tasks[256];
     size_t n_tasks;
     char *exercises, *exbuild; /* absolute, malloc'd */
+    char *exercises_given;     /* --exercises as given, absolute, links kept (owntree.h) */
 };
 
 enum {
@@ -286,6 +287,10 @@ static int resolve_copy(struct cli *cl, const char *root, struct grader_opts *o)
         free(abs);
         return usage_error("--exercises %s: not a directory", cl->exercises);
     }
+    char *cwd = cl->exercises[0] == '/' ? NULL : getcwd(NULL, 0);
+    cl->exercises_given = cwd ? xasprintf("%s/%s", cwd, cl->exercises) : xstrdup(cl->exercises);
+    free(cwd);
+    o->grade.own_exercises = cl->exercises_given;
     free(cl->exercises);
     cl->exercises = abs;
     o->grade.exercises_dir = cl->exercises;
@@ -492,6 +497,7 @@ static int run_grader(int argc, char **argv)
         free(root);
     }
     free(c.exercises);
+    free(c.exercises_given);
     free(c.exbuild);
     return rc;
 }

@@ -169,6 +169,17 @@ static void student_grade_opts(const struct class_opts *o, struct grade_opts *g,
     g->cancel = &class_cancel;
 }
 
+/* DIR/NAME/exercises, absolute, its links not resolved (owntree.h), malloc'd. */
+static char *own_exercises_path(const struct class_opts *o, const char *name)
+{
+    if (o->dir[0] == '/')
+        return xasprintf("%s/%s/exercises", o->dir, name);
+    char *cwd = getcwd(NULL, 0);
+    char *p = xasprintf("%s/%s/%s/exercises", cwd ? cwd : ".", o->dir, name);
+    free(cwd);
+    return p;
+}
+
 /* make splits words on spaces and reads quotes: it sees the student's files through a link
  * whose path has neither, whatever the student's directory is called. 0 or -1. */
 static int scratch_setup(const struct class_opts *o, const char *name, char **exbuild,
@@ -202,6 +213,10 @@ int grade_student(const struct class_opts *o, const struct course *c, const char
     student_grade_opts(o, &g, name, gpu);
     g.exercises_dir = exdir;
     g.exbuild_dir = exbuild;
+    /* the student's own exercises, not the scratch's link to them: a link of theirs that
+     * leads to a classmate's files is refused before anything is built */
+    char *own = own_exercises_path(o, name);
+    g.own_exercises = own;
     char *lock, *refs;
     gpu_shared_paths(o, gpu, &lock, &refs);
     g.gpu_lock = lock;

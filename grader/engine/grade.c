@@ -15,6 +15,7 @@
 
 #include "doctor.h"
 #include "grade_job.h"
+#include "owntree.h"
 #include "hash.h"
 #include "refcache.h"
 #include "sandbox.h"
@@ -655,6 +656,11 @@ static int keep_binary(struct job *j)
  * would relink an old object of a deleted file. */
 static int build_or_check(struct job *j)
 {
+    char own[1024];
+    if (j->o->own_exercises && own_tree_check(j->o->own_exercises, own, sizeof own) != 0) {
+        job_fact(j, OUTCOME_REJECTED, "%s", own);
+        return 0;
+    }
     if (!is_file(j->ex_src)) {
         char *shown = j->o->exercises_dir ? xstrdup(j->ex_src)
                                           : xasprintf("exercises/%s/%s.cu",

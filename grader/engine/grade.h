@@ -53,6 +53,10 @@ struct grade_opts {
      * and binaries. NULL: <root>/exercises and build_dir. The student's tree is only read. */
     const char *exercises_dir;
     const char *exbuild_dir;
+    /* The student's exercises as they gave them (absolute, links not resolved; NULL: not
+     * checked): before any build, no symbolic link in it may lead outside the directory that
+     * holds it (owntree.h), or every task is rejected with the link named. */
+    const char *own_exercises;
     /* Where dumps, reports and captured output go: NULL -> <exbuild or build>/grader. */
     const char *work_dir;
     int seed_set;               /* 0: a fresh seed from the system for every grading */

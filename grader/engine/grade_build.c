@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "grade_job.h"
+#include "owntree.h"
 
 #define MAX_DIAGS 50
 
@@ -319,8 +320,10 @@ static int batch_exercises(struct grade_batch *b, struct job *j)
 struct grade_batch *grade_batch_build(const struct task *const *tasks, size_t n,
                                       const struct grade_opts *o)
 {
-    if (n < 2 || !o->build)
-        return NULL;
+    char own[1024];
+    if (n < 2 || !o->build ||
+        (o->own_exercises && own_tree_check(o->own_exercises, own, sizeof own) != 0))
+        return NULL; /* refused: each task says why (build_or_check), and nothing is made */
     double t0 = now_s();
     struct grade_batch *b = xcalloc(1, sizeof *b);
     b->tasks = xcalloc(n, sizeof *b->tasks);

@@ -35,13 +35,17 @@ static void split_mismatches(struct case_result *c, const char *text)
         c->mismatches[c->n_mismatches++] = xstrdup(c->first_mismatch);
 }
 
-/* The verdict, from a process that runs no student code. Returns 1 when every case passed. */
-int step_verify(struct job *j, const char *dump, const char *report)
+/* The verifier on dump, every case it holds or only those named (n_names > 0), its report to
+ * report and its output to the work directory's out; how it ended in *res. *s keeps its
+ * bounds and argv for run_describe, until verifier_done. */
+static void run_verifier(const struct job *j, const char *dump, const char *report,
+                         const char *out, char *const *names, size_t n_names,
+                         const volatile sig_atomic_t *cancel, struct run_spec *s,
+                         struct run_result *res)
 {
-    struct task_result *r = j->r;
     char rtol[32], atol[32];
-    char *argv[12];
-    int n = 0;
+    char **argv = xcalloc(12 + 2 * n_names, sizeof *argv);
+    size_t n = 0;
     argv[n++] = j->sol_bin;
     argv[n++] = "--verify";
     argv[n++] = (char *)dump;
@@ -59,18 +63,35 @@ int step_verify(struct job *j, const char *dump, const char *report)
         argv[n++] = "--atol";
         argv[n++] = atol;
     }
+    for (size_t i = 0; i < n_names; i++) {
+        argv[n++] = "--case";
+        argv[n++] = names[i];
+    }
     argv[n] = NULL;
-    char *out = job_work_file(j, "verify.out");
-    struct run_spec s;
-    job_spec_init(j, &s, argv, j->o->verify_timeout_s);
-    s.stdout_path = s.stderr_path = out;
-    s.nice = BESIDE_NICE;
-    struct run_result res;
+    char *out_path = job_work_file(j, out);
+    job_spec_init(j, s, argv, j->o->verify_timeout_s);
+    s->stdout_path = s->stderr_path = out_path;
+    s->nice = BESIDE_NICE;
+    if (cancel)
+        s->cancel = cancel;
     /* It compares large outputs on the GPU: untimed work, beside the sanitizers and first
      * looks, never during a time taken alone (gpulock.h). */
-    job_run_gpu(j, &s, &res, GPU_SHARED, 0);
-    free(out);
+    job_run_gpu(j, s, res, GPU_SHARED, 0);
+    s->stdout_path = s->stderr_path = NULL;
+    free(out_path);
+}
 
+static void verifier_done(struct run_spec *s)
+{
+    free((char **)s->argv);
+    s->argv = NULL;
+}
+
+/* The verifier's report read into the result's cases; the wrong fact when one failed. */
+static int step_verdict(struct job *j, const struct run_spec *s, const struct run_result *res,
+                        const char *report)
+{
+    struct task_result *r = j->r;
     struct tap_report v;
     tap_parse_file(report, &v);
     size_t passed = 0, skipped = 0;
@@ -97,8 +118,8 @@ int step_verify(struct job *j, const char *dump, const char *report)
             first_bad = c;
     }
     tap_report_free(&v);
-    int ok = res.end == RUN_EXITED && res.exit_status == LAB_EXIT_PASS && !first_bad && passed > 0;
-    if (ok || res.end == RUN_CANCELLED)
+    int ok = res->end == RUN_EXITED && res->exit_status == LAB_EXIT_PASS && !first_bad && passed > 0;
+    if (ok || res->end == RUN_CANCELLED)
         return ok;
     if (first_bad && first_bad->bad > 0 && first_bad->first_mismatch[0])
         job_fact(j, OUTCOME_WRONG, "case %s: %lld of %lld elements wrong, first %s",
@@ -108,14 +129,62 @@ int step_verify(struct job *j, const char *dump, const char *report)
     else if (first_bad)
         job_fact(j, OUTCOME_WRONG, "case %s: %s", first_bad->name,
                  case_status_name(first_bad->status));
-    else if (res.end != RUN_EXITED) {
+    else if (res->end != RUN_EXITED) {
         char how[256];
-        run_describe(&s, &res, how, sizeof how);
+        run_describe(s, res, how, sizeof how);
         job_fact(j, OUTCOME_WRONG, "the verifier could not check the output: %s", how);
     } else
         job_fact(j, OUTCOME_WRONG, "the verifier rejected the output (exit status %d)",
-                 res.exit_status);
+                 res->exit_status);
     return 0;
+}
+
+/* The verdict, from a process that runs no student code. Returns 1 when every case passed. */
+int step_verify(struct job *j, const char *dump, const char *report)
+{
+    struct run_spec s;
+    struct run_result res;
+    run_verifier(j, dump, report, "verify.out", NULL, 0, NULL, &s, &res);
+    int ok = step_verdict(j, &s, &res, report);
+    verifier_done(&s);
+    return ok;
+}
+
+int verify_beside(const struct job *j, const char *dump, const char *report, const char *out,
+                  char *const *names, size_t n_names, const volatile sig_atomic_t *cancel,
+                  char *why, size_t len)
+{
+    struct run_spec s;
+    struct run_result res;
+    run_verifier(j, dump, report, out, names, n_names, cancel, &s, &res);
+    if (res.end == RUN_CANCELLED) {
+        verifier_done(&s);
+        return -1;
+    }
+    struct tap_report v;
+    tap_parse_file(report, &v);
+    int ok = 1;
+    for (size_t i = 0; i < n_names && ok; i++) {
+        const struct tap_case *tc = tap_find(&v, names[i]);
+        ok = tc && status_of(tc->status) == CASE_PASS;
+        if (!tc)
+            snprintf(why, len, "case %s: not verified (the verifier's report has no such case)",
+                     names[i]);
+        else if (!ok && tc->bad > 0 && tc->first_mismatch[0])
+            snprintf(why, len, "case %s: %lld of %lld elements wrong, first %s", names[i], tc->bad,
+                     tc->checked, tc->first_mismatch);
+        else if (!ok)
+            snprintf(why, len, "case %s: %s", names[i], tc->note[0] ? tc->note : tc->status);
+    }
+    tap_report_free(&v);
+    if (ok && (res.end != RUN_EXITED || res.exit_status != LAB_EXIT_PASS)) {
+        char how[256];
+        run_describe(&s, &res, how, sizeof how);
+        snprintf(why, len, "the verifier could not check the output: %s", how);
+        ok = 0;
+    }
+    verifier_done(&s);
+    return ok;
 }
 
 const struct case_result *job_flagged_case(const struct task_result *r, const char *named,

@@ -30,11 +30,14 @@ struct san_job {
     const struct job *job;
     char *log;
     char *dump, *report; /* its own, so the run looks like the graded one (san_start) */
-    char *argv[17];
+    char **argv;
     struct run_spec spec;
     struct run_result res;
     pthread_t thread;
     int started;
+    /* Its dump's verdict (verify_beside): 1 right, 0 wrong (why says how), -1 not checked. */
+    int verdict;
+    char why[512];
 };
 
 struct job {
@@ -64,7 +67,8 @@ struct job {
     struct sandbox san_sb;             /* sb with san_scratch for its scratch */
     size_t n_san;
     char *san_tool;
-    const char *san_small;
+    char **san_cases;                  /* the cases they run: names in cases[] */
+    size_t n_san_cases;
     volatile sig_atomic_t san_cancel;
     struct grade_facts facts;          /* what the steps found (decide.h) */
     /* Called at the gate of a timed run, before it asks for its turn (NULL: none): grade_end's
@@ -150,6 +154,12 @@ int skip_checked(struct job *j);
 /* grade_check.c: the verdict on the dump from a process that runs no student code (1: every
  * case passed), and the speed case's times against the reference (1: nothing found). */
 int step_verify(struct job *j, const char *dump, const char *report);
+/* The same verifier on the dump of a run beside the graded one (a compute-sanitizer tool's):
+ * only the cases named, nothing recorded; its output to the work directory's out. Returns 1
+ * when each of them passed, 0 when one did not (why: "case C: ..."), -1 when cancelled. */
+int verify_beside(const struct job *j, const char *dump, const char *report, const char *out,
+                  char *const *names, size_t n_names, const volatile sig_atomic_t *cancel,
+                  char *why, size_t len);
 int step_speed(struct job *j);
 /* The witness's commitment checked against the dump of the exercise's run (witness.h): 1, or
  * 0 with the implausible fact recorded. 1 with --no-witness, or with no speed case. */

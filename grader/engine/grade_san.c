@@ -1,5 +1,7 @@
 /* grade_san.c — compute-sanitizer's step of a grading (grade_job.h): every tool of the task
- * on the small case, started together so that they overlap the verification. */
+ * on every case the graded run runs but the speed case, and on the speed case's shape scaled
+ * down (san_cases), started together so that they overlap the verification; each tool's dump
+ * is verified as the graded run's is. */
 #include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -32,11 +34,44 @@ char *find_cuda_tool(const char *given, const char *name)
     return NULL;
 }
 
+/* The tool's run, then its dump's verdict: a program that computes otherwise when it is
+ * watched (it can tell, by its own slowness) is still graded on what it computed there. */
 static void *san_thread(void *arg)
 {
     struct san_job *s = arg;
-    job_run_gpu(s->job, &s->spec, &s->res, GPU_SHARED, 0);
+    const struct job *j = s->job;
+    job_run_gpu(j, &s->spec, &s->res, GPU_SHARED, 0);
+    s->verdict = -1;
+    if (s->res.end == RUN_EXITED && s->res.exit_status == LAB_EXIT_PASS && !j->san_cancel) {
+        char *report = xasprintf("%s.verify.tap", s->log);
+        char *out = xasprintf("%s.verify.out", strrchr(s->log, '/') + 1);
+        s->verdict = verify_beside(j, s->dump, report, out, j->san_cases, j->n_san_cases,
+                                   &j->san_cancel, s->why, sizeof s->why);
+        free(report);
+        free(out);
+    }
     return NULL;
+}
+
+/* The cases the tools run, into out (names in j->cases): every case but the speed case
+ * (whose size the tools cannot afford: a run under racecheck is hundreds of times slower) --
+ * the small ones and the awkward shapes -- and the case --list flags sanitize, the speed
+ * case's shape scaled down, so that what only its shape does (tiles without remainders, a
+ * grid-stride loop over a full grid) is seen too. A speed case flagged small is small enough.
+ * lesson.ini's sanitize_case narrows it to that case and the scaled one. */
+static size_t san_cases(const struct job *j, char **out)
+{
+    const char *named = task_sanitize_case(j->t);
+    size_t n = 0;
+    for (size_t i = 0; i < j->n_cases; i++) {
+        const struct list_case *c = &j->cases[i];
+        int take = (c->flags & CASE_FLAG_SANITIZE) ||
+                   (named[0] ? strcmp(c->name, named) == 0
+                             : !(c->flags & CASE_FLAG_SPEED) || (c->flags & CASE_FLAG_SMALL));
+        if (take)
+            out[n++] = c->name;
+    }
+    return n;
 }
 
 /* The sandbox's own complaint ("bwrap: Can't mkdir ..."), when it could not start the tool:
@@ -124,17 +159,19 @@ static void san_record_fact(struct job *j, size_t first_at)
 }
 
 /* Every tool of the task at once, started right after the exercise's run so that they overlap
- * the verification: each is its own process on a small case, so the step takes as long as the
- * slowest tool, and mostly while the verifier works anyway. Nothing is recorded until
- * san_finish; when the answer is wrong they are killed and forgotten. */
+ * the verification: each is its own process on the cases san_cases picks, so the step takes
+ * as long as the slowest tool, and mostly while the verifier works anyway. Nothing is
+ * recorded until san_finish; when the answer is wrong they are killed and forgotten. */
 void san_start(struct job *j)
 {
-    const struct case_result *small =
-        job_flagged_case(j->r, task_sanitize_case(j->t), CASE_FLAG_SMALL);
     j->san_tool = find_cuda_tool(j->o->sanitizer, "compute-sanitizer");
     j->n_san = task_sanitizer_count(j->t);
     j->san = xcalloc(j->n_san, sizeof *j->san);
-    if (!j->san_tool || !small)
+    for (size_t k = 0; k < j->n_san; k++)
+        j->san[k].verdict = -1; /* not run, not checked */
+    j->san_cases = xcalloc(j->n_cases + 1, sizeof *j->san_cases);
+    j->n_san_cases = san_cases(j, j->san_cases);
+    if (!j->san_tool || j->n_san_cases == 0)
         return;
     /* A scratch of their own: they may run while the graded run writes its dump and while the
      * verifier reads it, and neither side can reach the other's files. */
@@ -146,7 +183,6 @@ void san_start(struct job *j)
     }
     j->san_scratch = scratch;
     sandbox_init_like(&j->san_sb, &j->sb, scratch);
-    j->san_small = small->name;
     char *tool_dir = xstrdup(j->san_tool);
     *strrchr(tool_dir, '/') = 0;
     sandbox_add_ro(&j->san_sb, tool_dir);
@@ -166,11 +202,17 @@ void san_start(struct job *j)
         s->dump = xasprintf("%s/dump%zu", scratch, k + 1);
         s->report = xasprintf("%s/report%zu.tap", scratch, k + 1);
         mkdir(s->dump, 0700);
-        char *const argv[] = {j->san_tool, "--tool", (char *)tool, "--error-exitcode", LAB_EXIT_SANITIZER_ARG,
-                              "--print-limit", "50", j->ex_bin, "--seed", j->seed_arg,
-                              "--dump", s->dump, "--report", s->report,
-                              "--case", (char *)j->san_small, NULL};
-        memcpy(s->argv, argv, sizeof argv);
+        s->argv = xcalloc(16 + 2 * j->n_san_cases, sizeof *s->argv);
+        size_t n = 0;
+        char *const head[] = {j->san_tool, "--tool", (char *)tool, "--error-exitcode",
+                              LAB_EXIT_SANITIZER_ARG, "--print-limit", "50", j->ex_bin,
+                              "--seed", j->seed_arg, "--dump", s->dump, "--report", s->report};
+        for (size_t a = 0; a < sizeof head / sizeof *head; a++)
+            s->argv[n++] = head[a];
+        for (size_t c = 0; c < j->n_san_cases; c++) {
+            s->argv[n++] = "--case";
+            s->argv[n++] = j->san_cases[c];
+        }
         job_spec_student(j, &s->spec, s->argv, j->o->sanitize_timeout_s);
         s->spec.cwd = s->spec.disk_dir = scratch;
         if (s->spec.sandbox)
@@ -183,6 +225,19 @@ void san_start(struct job *j)
         if (!s->started)
             san_thread(s);
     }
+}
+
+/* The wrong fact when a tool's dump was verified wrong (the first tool's), once the
+ * reference's hash says that its verdict can be believed. */
+static void san_record_wrong(struct job *j)
+{
+    for (size_t k = 0; k < j->n_san; k++)
+        if (j->san[k].verdict == 0) {
+            if (sol_intact(j))
+                job_fact(j, OUTCOME_WRONG, "under compute-sanitizer (%s), %s",
+                         task_sanitizer(j->t, k), j->san[k].why);
+            return;
+        }
 }
 
 /* Waits for the tools; when keep, records their runs and findings. */
@@ -205,7 +260,7 @@ void san_finish(struct job *j, int keep)
                 sr->status = SANITIZER_UNAVAILABLE;
                 set_str(&sr->note, !j->san_tool ? "compute-sanitizer not found (PATH, "
                                                   "CUDA_HOME/bin, /usr/local/cuda/bin): not run"
-                                                : "no small case to run it on");
+                                                : "no case to run it on");
             } else {
                 set_str(&sr->log_path, s->log);
                 size_t before = r->n_findings;
@@ -214,11 +269,18 @@ void san_finish(struct job *j, int keep)
                     first_at = before;
             }
         }
-        free(s->log);
-        free(s->dump);
-        free(s->report);
+    }
+    if (keep && !grader_err[0])
+        san_record_wrong(j);
+    for (size_t k = 0; k < j->n_san; k++) {
+        free(j->san[k].log);
+        free(j->san[k].dump);
+        free(j->san[k].report);
+        free(j->san[k].argv);
     }
     free(j->san);
+    free(j->san_cases);
+    j->san_cases = NULL;
     free(j->san_tool);
     j->san = NULL;
     j->san_tool = NULL;

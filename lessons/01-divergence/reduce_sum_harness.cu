@@ -28,6 +28,12 @@ static const lab_case reduce_cases[] = {
     { "n1000003",       { 1000003, 0 },   0 },
     { "n1000003_off3",  { 1000003, 3 },   0 },
     { "n16777259_off1", { 16777259, 1 },  0 },
+    /* The speed case scaled for compute-sanitizer: aligned (offset 0) and a multiple of 4
+     * floats, so the float4 body runs without a tail as at 2^28; 2^24 floats need 16384
+     * blocks of 1024, past every GPU's full grid (132 SMs x 8 blocks on the H100 and H200),
+     * so the grid is the full one and each thread's 4-way grid-stride loop goes round about
+     * four times (sixty at 2^28): more than one wave of the loop, as the speed case has. */
+    { "n16777216",      { 16777216, 0 },  LAB_CASE_SANITIZE },
     { "n268435456",     { 268435456, 0 }, LAB_CASE_SPEED },
 };
 

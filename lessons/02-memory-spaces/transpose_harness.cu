@@ -21,6 +21,10 @@ static const lab_case transpose_cases[] = {
     { "3x100003",  { 3, 100003 },  0 },
     { "100003x3",  { 100003, 3 },  0 },
     { "4099x8191", { 4099, 8191 }, 0 },
+    /* The speed case scaled for compute-sanitizer: square, both sides multiples of every
+     * tile (1024 as 8192: no edge tile, no tested path), 32 x 32 tiles of 32, a grid of
+     * many waves as the speed case's. */
+    { "1024x1024", { 1024, 1024 }, LAB_CASE_SANITIZE },
     { "8192x8192", { 8192, 8192 }, LAB_CASE_SPEED },
 };
 

@@ -21,6 +21,11 @@ static const lab_case cases[] = {
     { "1000003-single", { 1000003, SINGLE }, 0 },
     { "1000003-skewed", { 1000003, SKEWED }, 0 },
     { "67108863-single", { 67108863, SINGLE }, 0 },
+    /* The speed case scaled for compute-sanitizer: the same spread, n a multiple of 16 (the
+     * 16-byte loads run without a tail, as at 2^28), and 2^24 bytes ask for 4096 blocks of
+     * 256 x 16, past a full grid (132 SMs x 8 blocks), so the grid-stride loop goes round
+     * about four times: more than one wave of it, as in the speed case. */
+    { "16777216-uniform", { 16777216, UNIFORM }, LAB_CASE_SANITIZE },
     { "268435456-uniform", { 268435456, UNIFORM }, LAB_CASE_SPEED },
 };
 

@@ -22,6 +22,10 @@ static const lab_case pipeline_cases[] = {
     { "65536x5x2",     { 65536, 5, 2 },         0 },  /* more streams than chunks */
     { "1000003x3x7",   { 1000003, 3, 7 },       0 },  /* prime n, uneven chunks */
     { "999999x8x1000", { 999999, 8, 1000 },     0 },  /* many small chunks */
+    /* The speed case scaled for compute-sanitizer: the same streams and chunks, n a multiple
+     * of the chunk count (equal chunks) and of 128 as 2^26 is, each chunk's kernel still a
+     * grid of many blocks. */
+    { "4194304x4x16",  { 4194304, 4, 16 },      LAB_CASE_SANITIZE },
     { "67108864x4x16", { 67108864, 4, 16 },     LAB_CASE_SPEED },
 };
 

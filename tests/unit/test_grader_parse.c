@@ -122,13 +122,14 @@ static void case_list(void **state)
     (void)state;
     struct list_case *c;
     size_t n = parse_case_list("1x1x1\t1 1 1\t-\n17x31x5\t17 31 5\tsmall\nbig\t4096\tspeed,small\n"
-                               "garbage line\n", &c);
-    assert_int_equal(n, 3);
+                               "garbage line\nmid\t512\tsanitize\n", &c);
+    assert_int_equal(n, 4);
     assert_string_equal(c[1].name, "17x31x5");
     assert_string_equal(c[1].dims, "17 31 5");
     assert_int_equal(c[0].flags, 0);
     assert_int_equal(c[1].flags, CASE_FLAG_SMALL);
     assert_int_equal(c[2].flags, CASE_FLAG_SPEED | CASE_FLAG_SMALL);
+    assert_int_equal(c[3].flags, CASE_FLAG_SANITIZE);
     list_cases_free(c, n);
 }
 
