@@ -220,9 +220,7 @@ static void ncu_judge(struct job *j, const char *text, const char *speed_case)
                  speed_case, r->time_ms, r->ncu_ms, k.n, NCU_REPS);
 }
 
-/* The tool, its view in the sandbox added once; NULL when none, and then, when say, r->ncu
- * unavailable with why. */
-static char *ncu_tool(struct job *j, int say)
+char *ncu_tool(struct job *j, int say)
 {
     char *tool = find_cuda_tool(j->o->ncu, "ncu");
     if (!tool) {
