@@ -4,11 +4,13 @@
  * reference's, trusted and unsandboxed as its timed run is. Which counters is the caller's
  * (grade_opts.profile_args); reading them is grader/profile/'s. Nothing here is a verdict.
  *
- * One call each (--warmup 0 --reps 1): every kernel profiled belongs to that call, so the
- * kernels' figures are a call's. ncu's own defaults otherwise: each kernel replayed as often as
- * its counters need, with the caches flushed and the clocks at base before each pass, so
- * that both sides are measured alike and a pass does not find what the one before left in
- * L2.
+ * One call each (--warmup 0 --reps 1), both with --dump: every kernel profiled belongs to
+ * that call, so the kernels' figures are a call's, and the two runs are alike (the
+ * reference's --no-check run would measure the GPU's ceilings after its call, kernels that
+ * are not the task's). The dumps are not verified (this run decides nothing) and are removed.
+ * ncu's own defaults otherwise: each kernel replayed as often as its counters need, with
+ * the caches flushed and the clocks at base before each pass, so that both sides are
+ * measured alike and a pass does not find what the one before left in L2.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,7 +26,7 @@ static char *profile_run(struct job *j, const char *tool, int reference, char *h
 {
     const char *side = reference ? "profile-ref" : "profile";
     char *log = xasprintf("%s/%s.csv", reference ? j->work : j->scratch, side);
-    char *dump = path_join(j->scratch, "profile.dump");
+    char *dump = xasprintf("%s/%s.dump", reference ? j->work : j->scratch, side);
     char *tap = xasprintf("%s/%s.tap", reference ? j->work : j->scratch, side);
     char *outname = xasprintf("%s.out", side), *out = job_work_file(j, outname);
     mkdir(dump, 0700);
@@ -38,15 +40,9 @@ static char *profile_run(struct job *j, const char *tool, int reference, char *h
         argv[n++] = *a;
     const char *tail[] = {"--log-file", log, reference ? j->sol_bin : j->ex_bin,
                           "--seed", j->seed_arg, "--case", j->r->speed_case,
-                          "--warmup", "0", "--reps", "1", "--report", tap};
+                          "--warmup", "0", "--reps", "1", "--report", tap, "--dump", dump};
     for (size_t i = 0; i < sizeof tail / sizeof *tail; i++)
         argv[n++] = tail[i];
-    if (reference) {
-        argv[n++] = "--no-check"; /* trusted: its CPU check would only cost time */
-    } else {
-        argv[n++] = "--dump"; /* the student's run looks like every other run of it */
-        argv[n++] = dump;
-    }
     argv[n] = NULL;
     struct run_spec s;
     if (reference)
@@ -62,6 +58,7 @@ static char *profile_run(struct job *j, const char *tool, int reference, char *h
     else
         run_describe(&s, &res, how, howlen);
     char *text = read_text_file(log, LOG_READ_MAX);
+    remove_tree(dump);
     free(log);
     free(dump);
     free(tap);

@@ -251,7 +251,7 @@ static cJSON *side_json(const struct profile_side *s)
         add_number(x, "cycles_per_issue", s->stall_v[k]);
         cJSON_AddItemToArray(st, x);
     }
-    cJSON *ks = cJSON_AddArrayToObject(o, "kernels");
+    cJSON *ks = cJSON_AddArrayToObject(o, "launches");
     for (size_t i = 0; i < s->n; i++) {
         cJSON *k = cJSON_CreateObject();
         cJSON_AddStringToObject(k, "name", s->k[i].name);

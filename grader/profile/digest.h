@@ -57,7 +57,7 @@ const char *profile_trouble(const char *text, char *buf, size_t len);
  * prefix). */
 void profile_digest_text(const struct profile_digest *d, const char *indent, struct strbuf *b);
 /* The digest as a JSON object: available, why, finding {key, text, teach}, student and
- * reference {figures..., bound, stalls[], kernels[]}, harness {time_ms, ref_time_ms, ratio}. */
+ * reference {figures..., bound, stalls[], launches[]}, harness {time_ms, ref_time_ms, ratio}. */
 cJSON *profile_digest_json(const struct profile_digest *d);
 
 #endif /* GRADER_PROFILE_DIGEST_H */

@@ -26,8 +26,8 @@ enum profile_how { PH_SUM, PH_MAX, PH_TIME, PH_RATIO };
     F(intensity, "arithmetic intensity", "FLOP/B", RATIO)                                     \
     F(sectors_per_load, "global sectors per load request", "", RATIO)                         \
     F(sectors_per_store, "global sectors per store request", "", RATIO)                       \
-    F(l1_hit, "L1 hit rate", "%", TIME)                                                       \
-    F(l2_hit, "L2 hit rate", "%", TIME)                                                       \
+    F(l1_hit, "L1 hit rate of global loads", "%", TIME)                                       \
+    F(l2_hit, "L2 hit rate of reads", "%", TIME)                                              \
     F(bank_conflicts, "shared bank conflicts per request", "", RATIO)                         \
     F(warp_efficiency, "threads active per instruction (of 32)", "", RATIO)                   \
     F(atomics, "global atomic requests", "", SUM)                                             \
