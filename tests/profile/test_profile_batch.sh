@@ -105,6 +105,24 @@ assert t["profile"]["finding"]["key"] == "unavailable", t["profile"]
 assert t["profile"]["why"].startswith("ncu: the path given"), t["profile"]
 ' "$TEST_TMP/missing.json"
 
+# grader class --profile: two students, the summary counts their findings per task (the
+# stand-in's kernels are the same for both)
+cls="$TEST_TMP/class"
+for who in ann bob; do
+  mkdir -p "$cls/$who/exercises"
+  cp -r "$course/exercises/05-prof" "$cls/$who/exercises/"
+done
+PATH="$FAKE_NCU_DIR:$PATH" "$GRADER" class "$cls" --course "$course" --no-sanitize --ncu-share 0 \
+  --profile --work "$TEST_TMP/work" >"$TEST_TMP/class.out" 2>&1
+grep -q '^  05-prof/prof_slow: 2 of 2 slow_kernels$' "$TEST_TMP/class.out" &&
+  grep -q '^  05-prof/prof_noperm: 2 of 2 unavailable$' "$TEST_TMP/class.out" &&
+  ok "grader class --profile: per task, how many students got which finding" ||
+  bad "class summary: $(cat "$TEST_TMP/class.out")"
+py_json "grader class --profile: each student's results.json holds the digest" '
+r = {t["extra_data"]["task"]: t["extra_data"].get("result") for t in d["tests"]}
+assert r["05-prof/prof_slow"]["profile"]["finding"]["key"] == "slow_kernels", r["05-prof/prof_slow"]
+' "$cls/ann/results.json"
+
 run_batch "$TEST_TMP/none.json" json prof_slow
 py_json "without --profile: no profile" '
 assert "profile" not in d["tasks"][0], d["tasks"][0].keys()
