@@ -503,6 +503,10 @@ enum tui_action tui_task_key(struct tui *ui, int ch)
         if (n)
             tui_post(ui, TUI_MSG_GRADE, ui->sel);
         return TUI_REDRAW;
+    case 'p':
+        if (n)
+            tui_post(ui, TUI_MSG_PROFILE, ui->sel);
+        return TUI_REDRAW;
     case KEY_LEFT:
     case 'q':
     case 27:
