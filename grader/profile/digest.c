@@ -165,8 +165,9 @@ static void put_figure(struct strbuf *b, double v, const char *unit)
     char s[48];
     if (isnan(v))
         snprintf(s, sizeof s, "-");
-    else
-        snprintf(s, sizeof s, "%.3g%s%s", v, unit[0] ? " " : "", unit);
+    else /* whole numbers from 1000 up: 524288 atomics, not 5.24e+05 */
+        snprintf(s, sizeof s, fabs(v) >= 1000 ? "%.0f%s%s" : "%.3g%s%s", v, unit[0] ? " " : "",
+                 unit);
     sb_printf(b, "  %-14s", s);
 }
 

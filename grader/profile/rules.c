@@ -159,7 +159,7 @@ static void put_value(struct strbuf *b, double v)
     if (isnan(v))
         sb_puts(b, "?");
     else
-        sb_printf(b, "%.3g", v);
+        sb_printf(b, fabs(v) >= 1000 ? "%.0f" : "%.3g", v);
 }
 
 char *profile_rule_say(const struct profile_rule *rule, const double fig[2][PROFILE_FIGURE_COUNT])
