@@ -183,18 +183,19 @@ $(foreach t,$(TASKS),$(eval $(call TASK_RULES,$(t),exercises,$(EXBUILD),obj-ex,$
                      $(eval $(call TASK_RULES,$(t),solutions,$(BUILD),obj,$(LIBLAB))))
 
 # ---------------------------------------------------------------- grader
-# Four wings over util; the include path of each says whom it may see, so a wrong-way include
-# does not compile: front ends (main, class, tui) -> export -> engine -> util.
-GRADER_WINGS := util engine export class tui
+# Five wings over util; the include path of each says whom it may see, so a wrong-way include
+# does not compile: front ends (main, class, tui) -> export -> profile -> engine -> util.
+GRADER_WINGS := util engine profile export class tui
 GRADER_SRC := $(wildcard grader/*.c $(patsubst %,grader/%/*.c,$(GRADER_WINGS)))
 GRADER_OBJ := $(patsubst %.c,$(BUILD)/obj/%.o,$(GRADER_SRC))
 GRADER     := $(if $(GRADER_SRC),$(BUILD)/grader/grader)
 grader_inc = $(patsubst %,-Igrader/%,$(1))
 $(BUILD)/obj/grader/util/%.o:   LESSON_INC := $(call grader_inc,util)
 $(BUILD)/obj/grader/engine/%.o: LESSON_INC := $(call grader_inc,engine util)
-$(BUILD)/obj/grader/export/%.o: LESSON_INC := $(call grader_inc,export engine util)
-$(BUILD)/obj/grader/class/%.o:  LESSON_INC := $(call grader_inc,class export engine util)
-$(BUILD)/obj/grader/tui/%.o:    LESSON_INC := $(call grader_inc,tui engine util)
+$(BUILD)/obj/grader/profile/%.o: LESSON_INC := $(call grader_inc,profile engine util)
+$(BUILD)/obj/grader/export/%.o: LESSON_INC := $(call grader_inc,export profile engine util)
+$(BUILD)/obj/grader/class/%.o:  LESSON_INC := $(call grader_inc,class export profile engine util)
+$(BUILD)/obj/grader/tui/%.o:    LESSON_INC := $(call grader_inc,tui profile engine util)
 $(BUILD)/obj/grader/main.o:     LESSON_INC := $(call grader_inc,$(GRADER_WINGS))
 $(BUILD)/obj/tests/%.o:         LESSON_INC := $(call grader_inc,$(GRADER_WINGS))
 # Everything but main, as a library the unit tests link too.

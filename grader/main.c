@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "collect.h"
 #include "decide.h"
 #include "doctor.h"
 #include "fs.h"
@@ -59,6 +60,8 @@ static void usage(FILE *out)
           "  --ncu-share P     cross-check the speed under ncu for this share of the gradings\n"
           "                    (0-1, default 0.1), and always when 10 % faster than the reference\n"
           "  --ncu PATH        the ncu to use (default: PATH, $CUDA_HOME/bin, /usr/local/cuda/bin)\n"
+          "  --profile         profile the speed case of every correct task and the reference's\n"
+          "                    under ncu: the digest says why it is slower (never the verdict)\n"
           "  --no-build        grade the binaries as built (no make)\n"
           "  --no-sandbox      run student code without bubblewrap (to measure what it costs)\n"
           "  --no-objcheck     skip the check of what the object calls (to test the sandbox alone)\n"
@@ -129,7 +132,7 @@ enum {
     OPT_BATCH = 256, OPT_ROOT, OPT_FORMAT, OPT_OUTPUT, OPT_SEED, OPT_NO_SANITIZE, OPT_NO_BUILD,
     OPT_GPU, OPT_TIMEOUT, OPT_MEM_LIMIT, OPT_EXERCISES, OPT_EXBUILD, OPT_FORCE, OPT_NO_STATE,
     OPT_NO_COLOR, OPT_OUTCOMES, OPT_BUILD_TIMEOUT, OPT_NO_SANDBOX, OPT_NO_OBJCHECK, OPT_NO_WITNESS,
-    OPT_NCU_SHARE, OPT_NCU, OPT_JOBS,
+    OPT_NCU_SHARE, OPT_NCU, OPT_JOBS, OPT_PROFILE,
 };
 
 static const struct option long_opts[] = {
@@ -141,6 +144,7 @@ static const struct option long_opts[] = {
     {"no-sanitize", no_argument, NULL, OPT_NO_SANITIZE},
     {"ncu-share", required_argument, NULL, OPT_NCU_SHARE},
     {"ncu", required_argument, NULL, OPT_NCU},
+    {"profile", no_argument, NULL, OPT_PROFILE},
     {"no-build", no_argument, NULL, OPT_NO_BUILD},
     {"no-sandbox", no_argument, NULL, OPT_NO_SANDBOX},
     {"no-objcheck", no_argument, NULL, OPT_NO_OBJCHECK},
@@ -243,6 +247,7 @@ static int parse_args(int argc, char **argv, struct cli *cl, struct grader_opts 
         case OPT_BATCH: cl->batch = 1; break;
         case OPT_OUTCOMES: cl->outcomes = 1; break;
         case OPT_NO_SANITIZE: o->grade.sanitize = 0; break;
+        case OPT_PROFILE: o->grade.profile_args = profile_ncu_args(); break;
         case OPT_NO_BUILD: o->grade.build = 0; break;
         case OPT_NO_SANDBOX: o->grade.no_sandbox = 1; break;
         case OPT_NO_WITNESS: o->grade.no_witness = 1; break;

@@ -122,6 +122,8 @@ int class_main(int argc, char **argv)
         printf("graded %zu students in %.1f s: %.2f students per minute\n", n_todo - failed,
                secs, 60.0 * (double)(n_todo - failed) / secs);
     rc = collect_now(&cr, NULL);
+    if (cr.o.profile)
+        class_profile_summary(cr.o.dir, &cr.roster, stdout);
     if (class_cancel)
         rc = 130;
 out:

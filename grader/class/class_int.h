@@ -41,6 +41,7 @@ struct class_opts {
     uint64_t seed;
     int sanitize;
     double ncu_share;          /* grade_opts.ncu_share; < 0: its default */
+    int profile;               /* --profile: every grading profiled (grader/profile/) */
     double run_timeout, build_timeout;
     double make_timeout;       /* the make that builds the course */
     const char *only[MAX_ONLY];
@@ -73,6 +74,10 @@ int roster_push(struct roster *r, const char *name);
 /* Every directory of DIR not starting with '.', in byte order; 0 or -1. */
 int roster_scan(const char *dir, struct roster *r);
 char *path_absolute(const char *path);           /* malloc'd */
+
+/* profile_summary.c: per task, the findings of the class's profile digests, from every
+ * student's results.json in DIR. */
+void class_profile_summary(const char *dir, const struct roster *r, FILE *out);
 
 /* ---------------------------------------------------------------- the run */
 struct class_run {

@@ -31,6 +31,8 @@ static void usage(FILE *f)
         "  --no-sanitize      skip compute-sanitizer\n"
         "  --ncu-share P      cross-check the speed under ncu for this share of the gradings\n"
         "                     (0-1, default 0.1), and always when 10 %% faster than the reference\n"
+        "  --profile          profile every correct task under ncu, and print per task what the\n"
+        "                     digests found (not with --slurm)\n"
         "  --force            regrade students whose results are up to date\n"
         "  --only NAME        grade only this student (repeatable)\n"
         "  --keep-work        keep the scratch builds\n"
@@ -100,7 +102,7 @@ enum {
     O_COURSE = 256, O_WAIT, O_INTERVAL, O_BUILD, O_WORK, O_GPUS, O_JOBS, O_REF_EVERY, O_SEED, O_TIMEOUT,
     O_BUILD_TIMEOUT, O_MAKE_TIMEOUT, O_NO_SANITIZE, O_FORCE, O_KEEP_WORK, O_NO_COURSE_BUILD,
     O_NO_SANDBOX, O_ARRAY_TASK, O_ONLY, O_SLURM, O_DRY_RUN, O_CHUNK, O_MAX_PARALLEL, O_TIME,
-    O_MEM, O_CPUS, O_GRES, O_PARTITION, O_ACCOUNT, O_SBATCH_ARG, O_NCU_SHARE
+    O_MEM, O_CPUS, O_GRES, O_PARTITION, O_ACCOUNT, O_SBATCH_ARG, O_NCU_SHARE, O_PROFILE
 };
 
 /* collect takes these; class takes them all */
@@ -123,6 +125,7 @@ static const struct option class_options[] = {
     { "make-timeout", required_argument, NULL, O_MAKE_TIMEOUT },
     { "no-sanitize", no_argument, NULL, O_NO_SANITIZE },
     { "ncu-share", required_argument, NULL, O_NCU_SHARE },
+    { "profile", no_argument, NULL, O_PROFILE },
     { "force", no_argument, NULL, O_FORCE },
     { "keep-work", no_argument, NULL, O_KEEP_WORK },
     { "no-course-build", no_argument, NULL, O_NO_COURSE_BUILD },
@@ -202,6 +205,7 @@ static void set_flag(struct class_opts *o, int opt)
     switch (opt) {
     case O_WAIT: o->wait = 1; break;
     case O_NO_SANITIZE: o->sanitize = 0; break;
+    case O_PROFILE: o->profile = 1; break;
     case O_FORCE: o->force = 1; break;
     case O_KEEP_WORK: o->keep_work = 1; break;
     case O_NO_COURSE_BUILD: o->course_build = 0; break;

@@ -32,7 +32,8 @@ int course_key(const struct class_opts *o, char *hex)
         return -1;
     char opts[256];
     snprintf(opts, sizeof opts, "seed=%" PRIu64 " sanitize=%d run_timeout=%g build_timeout=%g "
-             "ncu_share=%g", o->seed, o->sanitize, o->run_timeout, o->build_timeout, o->ncu_share);
+             "ncu_share=%g profile=%d", o->seed, o->sanitize, o->run_timeout, o->build_timeout,
+             o->ncu_share, o->profile);
     hash_sha256_update(&s, opts, strlen(opts));
     hash_sha256_final(&s, hex);
     return 0;

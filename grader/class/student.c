@@ -12,6 +12,7 @@
 #include "class_int.h"
 #include "gpulock.h"
 #include "grade.h"
+#include "collect.h"
 #include "gradebook.h"
 #include "runner.h"
 #include "util.h"
@@ -161,6 +162,8 @@ static void student_grade_opts(const struct class_opts *o, struct grade_opts *g,
     g->no_sandbox = o->no_sandbox; /* one meaning for --batch and the class */
     if (o->ncu_share >= 0)
         g->ncu_share = o->ncu_share;
+    if (o->profile)
+        g->profile_args = profile_ncu_args();
     if (o->run_timeout > 0)
         g->run_timeout_s = o->run_timeout;
     if (o->build_timeout > 0)

@@ -764,6 +764,8 @@ static void run_speed(struct job *j)
         fast_enough = second_look(j);
     if (fast_enough && !job_cancelled(j))
         step_ncu(j);
+    if (j->o->profile_args && j->r->speed_measured && !job_cancelled(j))
+        step_profile(j);
 }
 
 struct grading {

@@ -96,6 +96,10 @@ struct grade_opts {
     double ncu_share;
     const char *ncu;
     double ncu_timeout_s;       /* default 300 */
+    /* The profile (grader/profile/): when not NULL, the speed case of an exercise whose time
+     * was measured runs once more under ncu with these options (NULL-terminated: sections,
+     * metrics), and the reference's too; the outputs go to the result. Never a verdict. */
+    const char *const *profile_args;
     grade_progress_fn progress; /* may be NULL */
     void *progress_user;
     /* Polled between steps and while a child runs: nonzero kills the child and returns a

@@ -183,5 +183,13 @@ char *find_cuda_tool(const char *given, const char *name);
  * settle it, and records speed.ncu and, when the times disagree, the implausible fact. */
 void ncu_draw_look(struct job *j);
 void step_ncu(struct job *j);
+/* The ncu to run, its view added to the sandbox once; NULL when none (and then, when say,
+ * speed.ncu unavailable with why). */
+char *ncu_tool(struct job *j, int say);
+
+/* grade_profile.c: the exercise's speed case under ncu with o->profile_args, in the sandbox
+ * as ncu's cross-check runs it, then the reference's, trusted; their outputs, or why there
+ * are none, to the result (result_profile_text). Records no fact. */
+void step_profile(struct job *j);
 
 #endif /* GRADER_GRADE_JOB_H */

@@ -12,93 +12,23 @@
 #include <unistd.h>
 
 #include "grade_job.h"
+#include "ncu_csv.h"
 #include "objcheck.h"
 
-#define NCU_MAX_COLS 64
-#define NCU_FIELD_MAX 512
-
 /* ======================================================================= the table */
-/* One CSV line's fields, unquoted ("" is a quote) into buf: the number of fields. */
-static size_t csv_fields(const char *line, char *buf, size_t buflen, const char **f, size_t max)
+/* A kernel's duration in ms from its value and unit fields: 0 when counted (the harness's
+ * kernels are left out), -1 with why in err when the value is not a time. */
+static int add_kernel(const char *kernel, const char *unit, const char *value,
+                      struct ncu_kernels *k, char *err, size_t errlen)
 {
-    size_t n = 0, at = 0;
-    const char *p = line;
-    while (n < max && at < buflen) {
-        f[n++] = buf + at;
-        int quoted = *p == '"';
-        p += quoted;
-        while (*p && at + 1 < buflen) {
-            if (quoted && p[0] == '"' && p[1] == '"')
-                p++;
-            else if (quoted ? *p == '"' : *p == ',')
-                break;
-            buf[at++] = *p++;
-        }
-        buf[at++] = 0;
-        p += quoted && *p == '"';
-        if (*p != ',')
-            break;
-        p++;
-    }
-    return n;
-}
-
-static int column(const char **f, size_t n, const char *name)
-{
-    for (size_t i = 0; i < n; i++)
-        if (strcmp(f[i], name) == 0)
-            return (int)i;
-    return -1;
-}
-
-/* Milliseconds per unit of a time as ncu names it (base or scaled); 0 when not a time. */
-static double unit_ms(const char *u)
-{
-    static const struct {
-        const char *name, *abbrev;
-        double ms;
-    } units[] = {{"nsecond", "ns", 1e-6}, {"usecond", "us", 1e-3}, {"msecond", "ms", 1},
-                 {"second", "s", 1e3}};
-    for (size_t i = 0; i < sizeof units / sizeof *units; i++)
-        if (strcmp(u, units[i].name) == 0 || strcmp(u, units[i].abbrev) == 0)
-            return units[i].ms;
-    return 0;
-}
-
-/* "1,234,567.5" -> 1234567.5 (the separators ncu prints in the C locale); -1 when not a number. */
-static double number(const char *s)
-{
-    char digits[NCU_FIELD_MAX];
-    size_t n = 0;
-    for (; *s && n + 1 < sizeof digits; s++)
-        if (*s != ',')
-            digits[n++] = *s;
-    digits[n] = 0;
-    char *end;
-    double v = strtod(digits, &end);
-    return n && !*end && v >= 0 ? v : -1;
-}
-
-/* Where the table's columns are: Kernel Name (-1 when absent), Metric Name, Metric Unit,
- * Metric Value. */
-struct ncu_cols {
-    int kernel, name, unit, value;
-};
-
-static int parse_row(const char **f, size_t n, const struct ncu_cols *c, struct ncu_kernels *k,
-                     char *err, size_t errlen)
-{
-    if ((size_t)c->name >= n || (size_t)c->unit >= n || (size_t)c->value >= n ||
-        strcmp(f[c->name], NCU_METRIC) != 0)
-        return 0;
     /* the harness's own kernels (inputs drawn on the GPU between the calls): the names the
      * object check keeps from every exercise, by the same test */
-    if (c->kernel >= 0 && (size_t)c->kernel < n && objcheck_harness_name(f[c->kernel]))
+    if (kernel && objcheck_harness_name(kernel))
         return 0;
-    double per = unit_ms(f[c->unit]), v = number(f[c->value]);
-    if (per <= 0 || v < 0) {
+    double per = ncu_unit_ms(unit), v = ncu_number(value);
+    if (per <= 0 || !(v >= 0)) {
         snprintf(err, errlen, "ncu's %s reads \"%.40s\" \"%.20s\": not a time", NCU_METRIC,
-                 f[c->value], f[c->unit]);
+                 value, unit);
         return -1;
     }
     k->n++;
@@ -109,30 +39,31 @@ static int parse_row(const char **f, size_t n, const struct ncu_cols *c, struct 
 int ncu_parse_csv(const char *text, struct ncu_kernels *k, char *err, size_t errlen)
 {
     memset(k, 0, sizeof *k);
-    struct ncu_cols c = {-1, -1, -1, -1};
-    char *copy = xstrdup(text ? text : ""), *save = NULL;
-    char buf[NCU_FIELD_MAX * 8];
-    const char *f[NCU_MAX_COLS];
-    int rc = 0, header = 0;
-    for (char *line = strtok_r(copy, "\r\n", &save); line && rc == 0;
-         line = strtok_r(NULL, "\r\n", &save)) {
-        if (line[0] != '"')
-            continue; /* ==PROF== lines, and anything else that is not the table */
-        size_t n = csv_fields(line, buf, sizeof buf, f, NCU_MAX_COLS);
-        if (!header) {
-            c = (struct ncu_cols){column(f, n, "Kernel Name"), column(f, n, "Metric Name"),
-                                  column(f, n, "Metric Unit"), column(f, n, "Metric Value")};
-            header = c.name >= 0 && c.unit >= 0 && c.value >= 0;
-            continue;
-        }
-        rc = parse_row(f, n, &c, k, err, errlen);
-    }
-    free(copy);
-    if (!header && rc == 0) {
+    struct ncu_table t;
+    if (ncu_table_read(text, &t, err, errlen) != 0)
+        return -1;
+    int kernel = ncu_table_col(&t, "Kernel Name"), name = ncu_table_col(&t, "Metric Name");
+    int unit = ncu_table_col(&t, "Metric Unit"), value = ncu_table_col(&t, "Metric Value");
+    int wide = ncu_table_col(&t, NCU_METRIC);
+    int rc = 0;
+    if (name >= 0 && unit >= 0 && value >= 0) {
+        /* --page details: one row per kernel and metric */
+        for (size_t i = 0; i < t.n_rows && rc == 0; i++)
+            if (strcmp(ncu_table_cell(&t, i, name), NCU_METRIC) == 0)
+                rc = add_kernel(kernel >= 0 ? ncu_table_cell(&t, i, kernel) : NULL,
+                                ncu_table_cell(&t, i, unit), ncu_table_cell(&t, i, value), k,
+                                err, errlen);
+    } else if (wide >= 0) {
+        /* --page raw: one row per kernel, the unit in the units row */
+        for (size_t i = 0; i < t.n_rows && rc == 0; i++)
+            rc = add_kernel(kernel >= 0 ? ncu_table_cell(&t, i, kernel) : NULL, t.unit[wide],
+                            ncu_table_cell(&t, i, wide), k, err, errlen);
+    } else {
         snprintf(err, errlen, "no table with Metric Name, Metric Unit and Metric Value columns "
-                 "in ncu's output");
+                 "or a %s column in ncu's output", NCU_METRIC);
         rc = -1;
     }
+    ncu_table_free(&t);
     return rc;
 }
 
@@ -222,7 +153,7 @@ static char *ncu_run(struct job *j, const char *tool, const char *speed_case, en
     char *log = path_join(j->scratch, "ncu.csv"), *dump = path_join(j->scratch, "ncu.dump");
     char *tap = path_join(j->scratch, "ncu.tap"), *out = job_work_file(j, "ncu.out");
     mkdir(dump, 0700);
-    char *const argv[] = {(char *)tool, "--csv", "--page", "details", "--print-units", "base",
+    char *const argv[] = {(char *)tool, "--csv", "--page", "raw", "--print-units", "base",
                           "--metrics", NCU_METRIC, "--clock-control", "none",
                           "--cache-control", "none", "--launch-skip", "1", "--log-file", log,
                           j->ex_bin, "--seed", j->seed_arg, "--dump", dump, "--report", tap,
@@ -289,9 +220,7 @@ static void ncu_judge(struct job *j, const char *text, const char *speed_case)
                  speed_case, r->time_ms, r->ncu_ms, k.n, NCU_REPS);
 }
 
-/* The tool, its view in the sandbox added once; NULL when none, and then, when say, r->ncu
- * unavailable with why. */
-static char *ncu_tool(struct job *j, int say)
+char *ncu_tool(struct job *j, int say)
 {
     char *tool = find_cuda_tool(j->o->ncu, "ncu");
     if (!tool) {

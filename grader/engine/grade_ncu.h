@@ -10,7 +10,7 @@
  *
  * The run (grade_ncu.c, step_ncu of grade_job.h), in the sandbox like the graded run, holding
  * the GPU as a timed run does:
- *   ncu --csv --page details --print-units base --metrics gpu__time_duration.sum
+ *   ncu --csv --page raw --print-units base --metrics gpu__time_duration.sum
  *       --clock-control none --cache-control none --launch-skip 1 --log-file <scratch>/ncu.csv
  *       <exercise> --seed S --dump <scratch>/ncu.dump --report <scratch>/ncu.tap
  *       --case SPEED --warmup 0 --reps NCU_REPS
@@ -31,14 +31,16 @@
  * those are is objcheck_harness_name's answer, the same test that keeps every such name out of
  * an exercise, so no student kernel can hide there.
  *
- * What real ncu writes there (`--csv --page details`, one row per kernel and metric; later
- * versions add rule columns after "Metric Value"; numbers may carry thousands separators):
+ * What real ncu writes there (`--csv --page raw`, read by ncu_csv.h: a header row, a units
+ * row, one row per kernel launch; numbers may carry thousands separators):
  *   ==PROF== Connected to process 4242 (/path/to/exercise)
  *   "ID","Process ID","Process Name","Host Name","Kernel Name","Context","Stream","Block Size",
- *     "Grid Size","Device","CC","Section Name","Metric Name","Metric Unit","Metric Value"
+ *     "Grid Size","Device","CC","gpu__time_duration.sum"
+ *   "","","","","","","","","","","","nsecond"
  *   "0","4242","exercise","127.0.0.1","matmul_kernel(const float *, float *, int)","1","7",
- *     "(16, 16, 1)","(64, 64, 1)","0","9.0","Command line profiler metrics",
- *     "gpu__time_duration.sum","nsecond","1,234,567"
+ *     "(16, 16, 1)","(64, 64, 1)","0","9.0","1,234,567"
+ * The details page (one row per kernel and metric, "Metric Name", "Metric Unit" and
+ * "Metric Value" columns) is read too.
  * When the counters are the administrator's only, it writes a line with ERR_NVGPUCTRPERM
  * and profiles nothing.
  */
@@ -62,7 +64,7 @@ struct ncu_kernels {
     double total_ms;
 };
 
-/* Reads ncu's --csv details table from text (other lines, such as ==PROF== ones, are
+/* Reads ncu's --csv raw (or details) table from text (other lines, such as ==PROF== ones, are
  * skipped). Returns 0 with k filled, or -1 with why in err: no table, a column missing, a
  * duration that is not a number, a unit that is not a time. */
 int ncu_parse_csv(const char *text, struct ncu_kernels *k, char *err, size_t errlen);

@@ -243,6 +243,11 @@ double result_ref_time_ms(const struct task_result *r) { return r->ref_time_ms; 
 enum ncu_status result_ncu_status(const struct task_result *r) { return r->ncu; }
 double result_ncu_ms(const struct task_result *r) { return r->ncu_ms; }
 const char *result_ncu_note(const struct task_result *r) { return r->ncu_note; }
+const char *result_profile_text(const struct task_result *r, int reference)
+{
+    return r->profile_text[reference != 0];
+}
+const char *result_profile_why(const struct task_result *r) { return r->profile_why; }
 size_t result_sanitizer_run_count(const struct task_result *r) { return r->n_sanitizer_runs; }
 size_t result_finding_count(const struct task_result *r) { return r->n_findings; }
 const char *result_build_log_path(const struct task_result *r) { return r->build_log_path; }
@@ -430,5 +435,8 @@ void task_result_free(struct task_result *r)
     free(r->speed_case);
     free(r->build_log_path);
     free(r->ncu_note);
+    free(r->profile_text[0]);
+    free(r->profile_text[1]);
+    free(r->profile_why);
     free(r);
 }

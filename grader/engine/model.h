@@ -224,6 +224,11 @@ const char *ncu_status_name(enum ncu_status s); /* "not run", "agrees", "disagre
 enum ncu_status result_ncu_status(const struct task_result *r);
 double result_ncu_ms(const struct task_result *r);        /* kernels' time per call; < 0 unknown */
 const char *result_ncu_note(const struct task_result *r); /* why unavailable; "" otherwise */
+/* The profile's collection (grade_opts.profile_args): ncu's output for the exercise's speed
+ * case (reference 0) and the reference's (1), NULL when not collected; and why ncu could not
+ * run at all (NULL when it ran, or was not asked for). grader/profile/ reads them. */
+const char *result_profile_text(const struct task_result *r, int reference);
+const char *result_profile_why(const struct task_result *r);
 
 size_t result_sanitizer_run_count(const struct task_result *r);
 const struct sanitizer_run *result_sanitizer_run(const struct task_result *r, size_t i);

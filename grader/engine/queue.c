@@ -30,8 +30,10 @@ struct grade_queue {
     pthread_cond_t wake_worker;
     int pipe_rd, pipe_wr;
 
-    /* Guarded by lock. */
+    /* Guarded by lock. An entry is a task's index, with PROFILED set when it is to be
+     * graded with profile_args (grade_queue_add_profiled). */
     size_t *queue;
+    const char *const *profile_args;
     size_t n_queued, cap;
     size_t running;               /* NO_TASK when idle */
     enum grade_step step;
@@ -43,6 +45,8 @@ struct grade_queue {
     /* Read by grade_task while a child runs; written by the caller's thread. */
     volatile sig_atomic_t cancel;
 };
+
+#define PROFILED ((size_t)1 << (sizeof(size_t) * 8 - 1))
 
 static double now_s(void)
 {
@@ -102,7 +106,10 @@ static void *worker(void *arg)
             pthread_cond_wait(&q->wake_worker, &q->lock);
         if (q->stopping)
             break;
-        size_t task = q->queue[0];
+        struct grade_opts opts = q->grade;
+        if (q->queue[0] & PROFILED)
+            opts.profile_args = q->profile_args;
+        size_t task = q->queue[0] & ~PROFILED;
         memmove(q->queue, q->queue + 1, --q->n_queued * sizeof *q->queue);
         q->running = task;
         q->step = GRADE_STEP_BUILD;
@@ -112,7 +119,7 @@ static void *worker(void *arg)
         pthread_mutex_unlock(&q->lock);
         poke(q);
 
-        struct task_result *r = q->fn(course_task(q->course, task), &q->grade);
+        struct task_result *r = q->fn(course_task(q->course, task), &opts);
 
         pthread_mutex_lock(&q->lock);
         finish(q, task, r);
@@ -202,12 +209,13 @@ void grade_queue_drain(struct grade_queue *q)
 static int queued_locked(const struct grade_queue *q, size_t task)
 {
     for (size_t i = 0; i < q->n_queued; i++)
-        if (q->queue[i] == task)
+        if ((q->queue[i] & ~PROFILED) == task)
             return 1;
     return 0;
 }
 
-int grade_queue_add(struct grade_queue *q, size_t task)
+/* task queued with entry as its queue entry; 1, or 0 when already queued or out of memory */
+static int add_entry(struct grade_queue *q, size_t task, size_t entry)
 {
     int queued = 0;
     pthread_mutex_lock(&q->lock);
@@ -221,13 +229,27 @@ int grade_queue_add(struct grade_queue *q, size_t task)
             }
         }
         if (q->n_queued < q->cap) {
-            q->queue[q->n_queued++] = task;
+            q->queue[q->n_queued++] = entry;
             queued = 1;
             pthread_cond_signal(&q->wake_worker);
         }
     }
     pthread_mutex_unlock(&q->lock);
     return queued;
+}
+
+int grade_queue_add(struct grade_queue *q, size_t task)
+{
+    return add_entry(q, task, task);
+}
+
+int grade_queue_add_profiled(struct grade_queue *q, size_t task,
+                             const char *const *profile_args)
+{
+    pthread_mutex_lock(&q->lock);
+    q->profile_args = profile_args;
+    pthread_mutex_unlock(&q->lock);
+    return add_entry(q, task, task | PROFILED);
 }
 
 size_t grade_queue_cancel(struct grade_queue *q)

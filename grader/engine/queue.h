@@ -33,6 +33,10 @@ int grade_queue_fd(const struct grade_queue *q);
 void grade_queue_drain(struct grade_queue *q);
 /* 1 when queued; 0 when it is already queued (a task is not queued twice) or out of memory. */
 int grade_queue_add(struct grade_queue *q, size_t task);
+/* The same, graded with profile_args as grade_opts.profile_args (the profile under ncu),
+ * whatever the queue's options say. */
+int grade_queue_add_profiled(struct grade_queue *q, size_t task,
+                             const char *const *profile_args);
 /* Cancels the running grading and drops the queue; returns how many were dropped or stopped. */
 size_t grade_queue_cancel(struct grade_queue *q);
 

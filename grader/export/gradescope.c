@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "collect.h"
 #include "formats.h"
 #include "fs.h"
 #include "gradebook.h"
@@ -15,11 +16,19 @@
 void gb_student_add_result(struct gb_student *s, const struct task *t,
                            const struct task_result *r)
 {
+    struct strbuf b = {0};
     char *story = task_story(r);
+    sb_puts(&b, story);
+    free(story);
+    cJSON *detail = r ? result_to_json(r) : NULL, *profile = r ? profile_task_json(t, r) : NULL;
+    if (profile) {
+        profile_task_text(t, r, "", &b);
+        cJSON_AddItemToObject(detail, "profile", profile);
+    }
+    story = sb_take(&b);
     gb_student_add_task(s, task_id(t), task_title(t), r ? result_score(r) : 0,
                         r ? result_max_score(r) : task_weight(t),
-                        outcome_key(r ? result_outcome(r) : OUTCOME_NOT_RUN), story,
-                        r ? result_to_json(r) : NULL);
+                        outcome_key(r ? result_outcome(r) : OUTCOME_NOT_RUN), story, detail);
     free(story);
 }
 

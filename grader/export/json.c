@@ -4,6 +4,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "collect.h"
 #include "formats.h"
 #include "result_json.h"
 
@@ -16,8 +17,13 @@ void json_course(const struct course *c, int only_graded, struct strbuf *b)
     report_totals(c, only_graded, &tot);
     cJSON *tasks = cJSON_CreateArray();
     for (size_t i = 0; i < course_task_count(c); i++)
-        if (report_included(course_task(c, i), only_graded))
-            cJSON_AddItemToArray(tasks, task_to_json(course_task(c, i)));
+        if (report_included(course_task(c, i), only_graded)) {
+            const struct task *t = course_task(c, i);
+            cJSON *tj = task_to_json(t), *profile = profile_task_json(t, task_result(t));
+            if (profile)
+                cJSON_AddItemToObject(tj, "profile", profile);
+            cJSON_AddItemToArray(tasks, tj);
+        }
     cJSON *counts = cJSON_CreateObject();
     for (int o = 0; o < OUTCOME_COUNT; o++)
         cJSON_AddNumberToObject(counts, outcome_key((enum grader_outcome)o), (double)tot.n[o]);

@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "collect.h"
 #include "formats.h"
 #include "model_impl.h"
 
@@ -120,6 +121,7 @@ static void text_task(const struct task *t, struct strbuf *b)
     if (r->outcome == OUTCOME_WRONG)
         text_wrong_cases(r, b);
     text_details(r, b);
+    profile_task_text(t, r, "      ", b);
 }
 
 static void text_total(const struct course *c, int only_graded, struct strbuf *b)

@@ -108,6 +108,7 @@ static int dispatch(struct tui *ui)
         case TUI_MSG_PUSH: push(ui, (enum tui_screen_id)m.arg); break;
         case TUI_MSG_OPEN: open_pager(ui, (enum tui_pager_kind)m.arg); break;
         case TUI_MSG_GRADE: if (m.arg < n) grade_now(ui, m.arg); break;
+        case TUI_MSG_PROFILE: if (m.arg < n) tui_profile(ui, m.arg); break;
         case TUI_MSG_GRADE_ALL: tui_grade_all(ui, (int)m.arg); break;
         case TUI_MSG_CANCEL: tui_cancel(ui); break;
         case TUI_MSG_WATCH: tui_watch_toggle(ui); break;

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "collect.h"
 #include "tui_screen.h"
 
 int tui_grading_start(struct tui *ui)
@@ -27,6 +28,15 @@ int tui_grade(struct tui *ui, size_t task, int force)
     if (!force && session_is_fresh(ui->session, t))
         return 0;
     return grade_queue_add(ui->queue, task);
+}
+
+void tui_profile(struct tui *ui, size_t task)
+{
+    const char *id = task_id(course_task(ui->course, task));
+    if (grade_queue_add_profiled(ui->queue, task, profile_ncu_args()))
+        tui_message(ui, TUI_C_RUNNING, "grading %s with its profile under ncu", id);
+    else
+        tui_message(ui, TUI_C_NORMAL, "%s is already queued", id);
 }
 
 void tui_grade_all(struct tui *ui, int force)

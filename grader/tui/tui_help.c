@@ -16,6 +16,7 @@ static const struct key_help keys[] = {
     { "Enter", "build and grade the selected task now" },
     { "\xe2\x86\x92  d  Tab", "the task's details: cases, mismatches, speed, sanitizer" },
     { "[ ]", "previous / next task (details)" },
+    { "p", "grade the task with its profile under ncu: why it is slower (details)" },
     { "a", "grade every task whose file changed since its last grading" },
     { "A", "regrade every task" },
     { "x", "cancel the grading in progress and the queue" },

@@ -56,6 +56,7 @@ enum tui_msg_kind {
     TUI_MSG_PUSH,       /* push screen arg */
     TUI_MSG_OPEN,       /* open the pager on pager kind arg (for the selected task) */
     TUI_MSG_GRADE,      /* grade task arg now */
+    TUI_MSG_PROFILE,    /* grade task arg now, with the profile under ncu */
     TUI_MSG_GRADE_ALL,  /* arg 1: every task; 0: those edited since graded */
     TUI_MSG_CANCEL,
     TUI_MSG_WATCH,      /* watch mode on / off */
@@ -206,6 +207,8 @@ int tui_grading_start(struct tui *ui);
 void tui_grading_stop(struct tui *ui);
 /* Queue a task; force 0 skips it while its saved result is fresh. 1 when queued. */
 int tui_grade(struct tui *ui, size_t task, int force);
+/* Grades task now with the profile under ncu (the task screen's p), saying so. */
+void tui_profile(struct tui *ui, size_t task);
 void tui_grade_all(struct tui *ui, int force);
 void tui_cancel(struct tui *ui);
 /* Results of finished gradings to their tasks, the state saved, the cursor moved on after a

@@ -4,9 +4,11 @@
  * compiler's errors. The page is a column of rows scrolled as one; rows outside the window
  * are counted but not painted, so the scroll range is known after every draw. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include "collect.h"
 #include "tui_screen.h"
 
 const char tui_task_keys[] =
@@ -272,6 +274,29 @@ static void draw_speed(struct page *p, const struct task *t, const struct task_r
             0, line);
 }
 
+/* The profile digest (grader --profile): the finding first, then the figures as the text
+ * report has them, one row each. */
+static void draw_profile(struct page *p, const struct task *t, const struct task_result *r)
+{
+    struct profile_digest *d = r ? profile_digest_task(t, r) : NULL;
+    if (!d)
+        return;
+    blank(p);
+    heading(p, "Profile  your kernels against the reference's, under ncu");
+    struct strbuf b = {0};
+    profile_digest_text(d, "", &b);
+    char *text = sb_take(&b), *save = NULL;
+    int first = 1;
+    for (char *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+        if (first && strncmp(line, "profile: ", 9) == 0)
+            line += 9;
+        wrapped(p, 3, first ? (d->available ? TUI_C_WARN : TUI_C_SKIP) : TUI_C_DIM, 0, line);
+        first = 0;
+    }
+    free(text);
+    profile_digest_free(d);
+}
+
 static enum tui_role sanitizer_role(enum sanitizer_status s)
 {
     switch (s) {
@@ -415,6 +440,7 @@ void tui_task_draw(struct tui *ui)
             draw_cases(&p, t, r);
         }
         draw_speed(&p, t, r);
+        draw_profile(&p, t, r);
         draw_sanitizers(&p, t, r);
         if (r && !build_first)
             draw_build(&p, r);
@@ -476,6 +502,10 @@ enum tui_action tui_task_key(struct tui *ui, int ch)
     case KEY_ENTER:
         if (n)
             tui_post(ui, TUI_MSG_GRADE, ui->sel);
+        return TUI_REDRAW;
+    case 'p':
+        if (n)
+            tui_post(ui, TUI_MSG_PROFILE, ui->sel);
         return TUI_REDRAW;
     case KEY_LEFT:
     case 'q':

@@ -213,6 +213,29 @@ static void test_doctor_reads_the_driver(void **state)
     assert_int_equal(doctor_ncu_counters("/nonexistent/params"), -1);
 }
 
+/* --page raw (what the cross-check asks for): a header row of metric names, a units row with
+ * no ID, one row per kernel; the unit comes from the units row, lab:: kernels are left out. */
+#define RAW_HEADER "\"ID\",\"Process ID\",\"Kernel Name\",\"Block Size\",\"gpu__time_duration.sum\"," \
+                   "\"dram__bytes_read.sum\""
+static void test_raw_page(void **state)
+{
+    (void)state;
+    const char *text = "==PROF== Connected to process 4242 (/x/matmul)\n" RAW_HEADER "\n"
+                       "\"\",\"\",\"\",\"\",\"usecond\",\"byte\"\n"
+                       "\"0\",\"4242\",\"void lab::fill<1>(float *)\",\"(256, 1, 1)\",\"900\",\"1\"\n"
+                       "\"1\",\"4242\",\"k(float *, int)\",\"(256, 1, 1)\",\"1,250.5\",\"2\"\n"
+                       "\"2\",\"4242\",\"k(float *, int)\",\"(256, 1, 1)\",\"749.5\",\"2\"\n";
+    struct ncu_kernels k;
+    char err[256] = "";
+    assert_int_equal(ncu_parse_csv(text, &k, err, sizeof err), 0);
+    assert_int_equal(k.n, 2);
+    assert_float_equal(k.total_ms, 2.0, 1e-12);
+    /* a raw table without units is not a time */
+    assert_int_equal(ncu_parse_csv(RAW_HEADER "\n\"0\",\"1\",\"k()\",\"(1, 1, 1)\",\"5\",\"1\"\n",
+                                   &k, err, sizeof err), -1);
+    assert_non_null(strstr(err, "not a time"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -220,6 +243,7 @@ int main(void)
         cmocka_unit_test(test_scaled_units_and_other_metrics),
         cmocka_unit_test(test_columns_found_by_name),
         cmocka_unit_test(test_harness_kernels_left_out),
+        cmocka_unit_test(test_raw_page),
         cmocka_unit_test(test_bad_tables),
         cmocka_unit_test(test_trouble),
         cmocka_unit_test(test_rule_and_draw),

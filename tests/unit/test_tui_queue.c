@@ -18,6 +18,7 @@ static struct course *course;
 static struct grade_queue *q;
 static volatile int release;          /* the stand-in grades once this is set */
 static size_t graded[16];
+static const char *const *profiled[16]; /* the profile_args each grading was given */
 static volatile size_t n_graded;
 
 static struct task_result *stand_in(const struct task *t, const struct grade_opts *o)
@@ -29,6 +30,7 @@ static struct task_result *stand_in(const struct task *t, const struct grade_opt
     for (size_t i = 0; i < course_task_count(course); i++)
         if (course_task(course, i) == t)
             graded[n_graded] = i;
+    profiled[n_graded] = o->profile_args;
     n_graded++;
     return result_new();
 }
@@ -101,6 +103,32 @@ static void grades_in_order_once_each_with_progress(void **state)
     assert_int_equal(n_graded, 3);
     assert_int_equal(graded[0], 2);
     assert_false(grade_queue_take(q, &task, &r));
+}
+
+/* The task screen's p: that one grading gets the profile's options, the others none; a task
+ * queued for the profile is still one task (no duplicate). */
+static void a_profiled_grading_gets_the_profile_args(void **state)
+{
+    (void)state;
+    static const char *const args[] = {"--section", "Occupancy", NULL};
+    assert_int_equal(grade_queue_add(q, 0), 1);
+    assert_int_equal(grade_queue_add_profiled(q, 1, args), 1);
+    assert_int_equal(grade_queue_add_profiled(q, 1, args), 0);
+    assert_int_equal(grade_queue_add(q, 1), 0);
+    assert_true(grade_queue_has(q, 1));
+    assert_int_equal(grade_queue_add(q, 2), 1);
+    release = 1;
+    size_t task;
+    struct task_result *r;
+    for (size_t i = 0; i < 3; i++) {
+        assert_true(take(&task, &r));
+        task_result_free(r);
+    }
+    assert_int_equal(n_graded, 3);
+    assert_int_equal(graded[1], 1);
+    assert_ptr_equal(profiled[1], args);
+    assert_null(profiled[0]);
+    assert_null(profiled[2]);
 }
 
 static void cancel_stops_the_running_task_and_drops_the_queue(void **state)
@@ -187,6 +215,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(grades_in_order_once_each_with_progress, setup_queue,
+                                        teardown_queue),
+        cmocka_unit_test_setup_teardown(a_profiled_grading_gets_the_profile_args, setup_queue,
                                         teardown_queue),
         cmocka_unit_test_setup_teardown(cancel_stops_the_running_task_and_drops_the_queue,
                                         setup_queue, teardown_queue),

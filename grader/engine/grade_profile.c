@@ -1,0 +1,94 @@
+/* grade_profile.c — the profile's collection (grade_job.h step_profile): the exercise's speed
+ * case under ncu, run as the speed's cross-check runs it (grade_ncu.c: in the sandbox, its
+ * bounds, the GPU alone, --launch-skip 1 past the harness's device probe), and the
+ * reference's, trusted and unsandboxed as its timed run is. Which counters is the caller's
+ * (grade_opts.profile_args); reading them is grader/profile/'s. Nothing here is a verdict.
+ *
+ * One call each (--warmup 0 --reps 1), both with --dump: every kernel profiled belongs to
+ * that call, so the kernels' figures are a call's, and the two runs are alike (the
+ * reference's --no-check run would measure the GPU's ceilings after its call, kernels that
+ * are not the task's). The dumps are not verified (this run decides nothing) and are removed.
+ * ncu's own defaults otherwise: each kernel replayed as often as its counters need, with
+ * the caches flushed and the clocks at base before each pass, so that both sides are
+ * measured alike and a pass does not find what the one before left in L2.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "grade_job.h"
+#include "grade_ncu.h"
+
+/* ncu's log of one side (malloc'd, NULL when none); how it ended, when not by itself. */
+static char *profile_run(struct job *j, const char *tool, int reference, char *how,
+                         size_t howlen)
+{
+    const char *side = reference ? "profile-ref" : "profile";
+    char *log = xasprintf("%s/%s.csv", reference ? j->work : j->scratch, side);
+    char *dump = xasprintf("%s/%s.dump", reference ? j->work : j->scratch, side);
+    char *tap = xasprintf("%s/%s.tap", reference ? j->work : j->scratch, side);
+    char *outname = xasprintf("%s.out", side), *out = job_work_file(j, outname);
+    mkdir(dump, 0700);
+    const char *argv[64];
+    size_t n = 0;
+    const char *head[] = {tool, "--csv", "--page", "raw", "--print-units", "base",
+                          "--launch-skip", "1"};
+    for (size_t i = 0; i < sizeof head / sizeof *head; i++)
+        argv[n++] = head[i];
+    for (const char *const *a = j->o->profile_args; *a && n + 24 < sizeof argv / sizeof *argv; a++)
+        argv[n++] = *a;
+    const char *tail[] = {"--log-file", log, reference ? j->sol_bin : j->ex_bin,
+                          "--seed", j->seed_arg, "--case", j->r->speed_case,
+                          "--warmup", "0", "--reps", "1", "--report", tap, "--dump", dump};
+    for (size_t i = 0; i < sizeof tail / sizeof *tail; i++)
+        argv[n++] = tail[i];
+    argv[n] = NULL;
+    struct run_spec s;
+    if (reference)
+        job_spec_init(j, &s, (char *const *)argv, j->o->ncu_timeout_s);
+    else
+        job_spec_student(j, &s, (char *const *)argv, j->o->ncu_timeout_s);
+    s.stdout_path = s.stderr_path = out;
+    s.data_bytes = 0; /* the profiler's own memory is not the program's */
+    struct run_result res;
+    job_run_gpu(j, &s, &res, GPU_ALONE, 1);
+    if (res.end == RUN_EXITED)
+        how[0] = 0;
+    else
+        run_describe(&s, &res, how, howlen);
+    char *text = read_text_file(log, LOG_READ_MAX);
+    remove_tree(dump);
+    free(log);
+    free(dump);
+    free(tap);
+    free(outname);
+    free(out);
+    return text;
+}
+
+void step_profile(struct job *j)
+{
+    struct task_result *r = j->r;
+    job_progress(j, GRADE_STEP_REFERENCE, "profiling under ncu");
+    char *tool = ncu_tool(j, 0);
+    if (!tool) {
+        set_str(&r->profile_why, j->o->ncu ? "ncu: the path given is not an executable"
+                                           : "ncu not found (PATH, CUDA_HOME/bin, "
+                                             "/usr/local/cuda/bin)");
+        return;
+    }
+    j->ncu_looked = 1; /* its view is in the sandbox now */
+    for (int side = 0; side < 2 && !job_cancelled(j); side++) {
+        char how[256] = "";
+        char *text = profile_run(j, tool, side, how, sizeof how);
+        if (how[0] && !r->profile_why) {
+            char *why = xasprintf("ncu %s (%s)", how, side ? "the reference" : "your program");
+            set_str(&r->profile_why, why);
+            free(why);
+        }
+        free(r->profile_text[side]);
+        r->profile_text[side] = text;
+    }
+    free(tool);
+}

@@ -1,0 +1,89 @@
+/* collect.c — the profile's ncu options and a graded task's digest (collect.h). */
+#include "collect.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+#include "fs.h"
+
+const char *const *profile_ncu_args(void)
+{
+    static const char *const args[] = {
+        "--section", "SpeedOfLight", "--section", "Occupancy", "--section", "LaunchStats",
+        "--section", "WarpStateStats", "--section", "MemoryWorkloadAnalysis_Tables",
+        "--metrics",
+        /* what the sections do not give (FLOPs: the roofline's counts) or give under a name
+         * that changes between versions; every name here is one the course's ncu knows */
+        "gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum,"
+        "smsp__sass_thread_inst_executed_op_ffma_pred_on.sum,"
+        "smsp__sass_thread_inst_executed_op_fadd_pred_on.sum,"
+        "smsp__sass_thread_inst_executed_op_fmul_pred_on.sum,"
+        "smsp__sass_thread_inst_executed_op_dfma_pred_on.sum,"
+        "smsp__sass_thread_inst_executed_op_dadd_pred_on.sum,"
+        "smsp__sass_thread_inst_executed_op_dmul_pred_on.sum,"
+        "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,"
+        "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum,"
+        "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum,"
+        "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum,"
+        "l1tex__t_sectors_pipe_lsu_mem_local_op_ld.sum,l1tex__t_sectors_pipe_lsu_mem_local_op_st.sum,"
+        "l1tex__t_sector_pipe_lsu_mem_global_op_ld_hit_rate.pct,"
+        "lts__t_sector_op_read_hit_rate.pct,"
+        "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,"
+        "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum,"
+        "smsp__sass_inst_executed_op_shared_ld.sum,smsp__sass_inst_executed_op_shared_st.sum,"
+        "smsp__thread_inst_executed_per_inst_executed.ratio,"
+        "l1tex__t_requests_pipe_lsu_mem_global_op_atom.sum,"
+        "l1tex__t_requests_pipe_lsu_mem_global_op_red.sum",
+        NULL};
+    return args;
+}
+
+char *profile_rules_path(const struct lesson *l)
+{
+    return path_join(lesson_dir(l), "profile.ini");
+}
+
+static double known(double v)
+{
+    return v >= 0 ? v : NAN;
+}
+
+struct profile_digest *profile_digest_task(const struct task *t, const struct task_result *r)
+{
+    if (!r || (!result_profile_text(r, 0) && !result_profile_text(r, 1) &&
+               !result_profile_why(r)))
+        return NULL;
+    struct profile_rules rules;
+    char err[512] = "";
+    char *path = profile_rules_path(task_lesson(t));
+    int bad = profile_rules_load(path, &rules, err, sizeof err) != 0;
+    free(path);
+    struct profile_harness h = {known(result_time_ms(r)), known(result_ref_time_ms(r)),
+                                result_speed_measured(r) ? result_speed_ratio(r) : NAN,
+                                result_speed_threshold(r)};
+    struct profile_digest *d = profile_digest_make(result_profile_text(r, 0),
+                                                   result_profile_text(r, 1),
+                                                   result_profile_why(r), bad ? NULL : &rules,
+                                                   task_name(t), &h);
+    if (bad)
+        d->rules_error = xstrdup(err);
+    profile_rules_free(&rules);
+    return d;
+}
+
+void profile_task_text(const struct task *t, const struct task_result *r, const char *indent,
+                       struct strbuf *b)
+{
+    struct profile_digest *d = profile_digest_task(t, r);
+    if (d)
+        profile_digest_text(d, indent, b);
+    profile_digest_free(d);
+}
+
+cJSON *profile_task_json(const struct task *t, const struct task_result *r)
+{
+    struct profile_digest *d = profile_digest_task(t, r);
+    cJSON *j = d ? profile_digest_json(d) : NULL;
+    profile_digest_free(d);
+    return j;
+}

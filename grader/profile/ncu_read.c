@@ -1,0 +1,301 @@
+/* ncu_read.c — a profile's side from ncu's raw page (ncu_read.h). */
+#include "ncu_read.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ncu_csv.h"
+#include "objcheck.h"
+#include "util.h"
+
+/* What one kernel's row gives, before the figures: sums and their parts. */
+enum raw {
+    R_TIME_NS, R_REGS, R_SMEM_STATIC, R_SMEM_DYN, R_LOCAL, R_OCC_THEO, R_OCC_ACH, R_DRAM_PCT,
+    R_DRAM_BYTES, R_SM_PCT, R_FLOPS, R_LD_SECTORS, R_LD_REQ, R_ST_SECTORS, R_ST_REQ, R_L1_HIT,
+    R_L2_HIT, R_BANK, R_SHARED_REQ, R_THREAD_INST, R_INST, R_ATOMICS, R_COUNT
+};
+
+/* A raw value: the sum of factor * metric over the first group of metrics the table has
+ * all of. Groups are tried in order; a group ends at a NULL name. */
+struct term {
+    const char *metric;
+    double factor;
+};
+struct raw_source {
+    enum raw raw;
+    struct term t[10];
+};
+
+/* Byte counts read in bytes, times in ns, shares in % (--print-units base). */
+static const struct raw_source sources[] = {
+    {R_REGS, {{"launch__registers_per_thread", 1}}},
+    {R_SMEM_STATIC, {{"launch__shared_mem_per_block_static", 1}}},
+    {R_SMEM_DYN, {{"launch__shared_mem_per_block_dynamic", 1}}},
+    {R_LOCAL, {{"l1tex__t_bytes_pipe_lsu_mem_local_op_ld.sum", 1},
+               {"l1tex__t_bytes_pipe_lsu_mem_local_op_st.sum", 1}}},
+    {R_LOCAL, {{"l1tex__t_sectors_pipe_lsu_mem_local_op_ld.sum", 32},
+               {"l1tex__t_sectors_pipe_lsu_mem_local_op_st.sum", 32}}},
+    {R_OCC_THEO, {{"sm__maximum_warps_per_active_cycle_pct", 1}}},
+    {R_OCC_ACH, {{"sm__warps_active.avg.pct_of_peak_sustained_active", 1}}},
+    {R_DRAM_PCT, {{"dram__throughput.avg.pct_of_peak_sustained_elapsed", 1}}},
+    {R_DRAM_PCT, {{"gpu__dram_throughput.avg.pct_of_peak_sustained_elapsed", 1}}},
+    {R_DRAM_BYTES, {{"dram__bytes_read.sum", 1}, {"dram__bytes_write.sum", 1}}},
+    {R_DRAM_BYTES, {{"dram__bytes.sum", 1}}},
+    {R_SM_PCT, {{"sm__throughput.avg.pct_of_peak_sustained_elapsed", 1}}},
+    {R_FLOPS, {{"smsp__sass_thread_inst_executed_op_ffma_pred_on.sum", 2},
+               {"smsp__sass_thread_inst_executed_op_fadd_pred_on.sum", 1},
+               {"smsp__sass_thread_inst_executed_op_fmul_pred_on.sum", 1},
+               {"smsp__sass_thread_inst_executed_op_dfma_pred_on.sum", 2},
+               {"smsp__sass_thread_inst_executed_op_dadd_pred_on.sum", 1},
+               {"smsp__sass_thread_inst_executed_op_dmul_pred_on.sum", 1}}},
+    {R_LD_SECTORS, {{"l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", 1}}},
+    {R_LD_REQ, {{"l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum", 1}}},
+    {R_ST_SECTORS, {{"l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum", 1}}},
+    {R_ST_REQ, {{"l1tex__t_requests_pipe_lsu_mem_global_op_st.sum", 1}}},
+    {R_L1_HIT, {{"l1tex__t_sector_pipe_lsu_mem_global_op_ld_hit_rate.pct", 1}}},
+    {R_L1_HIT, {{"l1tex__t_sector_hit_rate.pct", 1}}},
+    {R_L2_HIT, {{"lts__t_sector_op_read_hit_rate.pct", 1}}},
+    {R_L2_HIT, {{"lts__t_sector_hit_rate.pct", 1}}},
+    /* a request that takes more than one wavefront waited for a conflict (Hopper's
+     * bank-conflict counters also count other things, so wavefronts first) */
+    {R_BANK, {{"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", 1},
+              {"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum", 1},
+              {"smsp__sass_inst_executed_op_shared_ld.sum", -1},
+              {"smsp__sass_inst_executed_op_shared_st.sum", -1}}},
+    {R_BANK, {{"l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum", 1},
+              {"l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum", 1}}},
+    {R_SHARED_REQ, {{"smsp__sass_inst_executed_op_shared_ld.sum", 1},
+                    {"smsp__sass_inst_executed_op_shared_st.sum", 1}}},
+    {R_SHARED_REQ, {{"smsp__inst_executed_op_shared_ld.sum", 1},
+                    {"smsp__inst_executed_op_shared_st.sum", 1}}},
+    {R_THREAD_INST, {{"smsp__thread_inst_executed.sum", 1}}},
+    {R_INST, {{"smsp__inst_executed.sum", 1}}},
+    {R_ATOMICS, {{"l1tex__t_requests_pipe_lsu_mem_global_op_atom.sum", 1},
+                 {"l1tex__t_requests_pipe_lsu_mem_global_op_red.sum", 1}}},
+    {R_ATOMICS, {{"smsp__sass_inst_executed_op_global_atom.sum", 1},
+                 {"smsp__sass_inst_executed_op_global_red.sum", 1}}},
+};
+
+/* The value of source src in row, NaN when a column is missing or not a number. */
+static double source_value(const struct ncu_table *t, size_t row, const struct raw_source *src)
+{
+    double v = 0;
+    for (size_t i = 0; i < sizeof src->t / sizeof *src->t && src->t[i].metric; i++) {
+        double x = ncu_number(ncu_table_cell(t, row, ncu_table_col(t, src->t[i].metric)));
+        v += src->t[i].factor * x;
+    }
+    return v;
+}
+
+static void read_raw(const struct ncu_table *t, size_t row, double raw[R_COUNT])
+{
+    for (int i = 0; i < R_COUNT; i++)
+        raw[i] = NAN;
+    int dur = ncu_table_col(t, "gpu__time_duration.sum");
+    raw[R_TIME_NS] = ncu_number(ncu_table_cell(t, row, dur)) * ncu_unit_ms(t->unit[dur]) * 1e6;
+    for (size_t i = 0; i < sizeof sources / sizeof *sources; i++)
+        if (isnan(raw[sources[i].raw]))
+            raw[sources[i].raw] = source_value(t, row, &sources[i]);
+    /* the ratio where the sums are not in the table */
+    if (isnan(raw[R_THREAD_INST])) {
+        double r = ncu_number(ncu_table_cell(
+            t, row, ncu_table_col(t, "smsp__thread_inst_executed_per_inst_executed.ratio")));
+        raw[R_THREAD_INST] = r;
+        raw[R_INST] = isnan(r) ? NAN : 1;
+    }
+}
+
+/* a / b, NaN when b is 0 or either unknown */
+static double quot(double a, double b)
+{
+    return b > 0 && !isnan(a) ? a / b : NAN;
+}
+
+/* The ratio figures from the parts (sums over the kernels, or one kernel's). */
+static void ratios(double fig[PROFILE_FIGURE_COUNT], const double raw[R_COUNT])
+{
+    double s = raw[R_TIME_NS] * 1e-9;
+    fig[PF_dram_gbps] = quot(raw[R_DRAM_BYTES] * 1e-9, s);
+    fig[PF_dram_ceiling_pct] = fig[PF_dram_pct] / PROFILE_COPY_PCT_OF_PEAK * 100;
+    fig[PF_gflops] = quot(raw[R_FLOPS] * 1e-9, s);
+    fig[PF_intensity] = quot(raw[R_FLOPS], raw[R_DRAM_BYTES]);
+    fig[PF_sectors_per_load] = quot(raw[R_LD_SECTORS], raw[R_LD_REQ]);
+    fig[PF_sectors_per_store] = quot(raw[R_ST_SECTORS], raw[R_ST_REQ]);
+    fig[PF_bank_conflicts] = quot(raw[R_BANK], raw[R_SHARED_REQ]);
+    fig[PF_warp_efficiency] = quot(raw[R_THREAD_INST], raw[R_INST]);
+    fig[PF_atomics_per_us] = quot(raw[R_ATOMICS], raw[R_TIME_NS] * 1e-3);
+}
+
+static void kernel_figures(struct profile_kernel *k, const double raw[R_COUNT])
+{
+    double *f = k->fig;
+    f[PF_time_ms] = raw[R_TIME_NS] * 1e-6;
+    f[PF_kernels] = 1;
+    f[PF_registers] = raw[R_REGS];
+    f[PF_shared_bytes] = raw[R_SMEM_STATIC] + (isnan(raw[R_SMEM_DYN]) ? 0 : raw[R_SMEM_DYN]);
+    f[PF_local_bytes] = raw[R_LOCAL];
+    f[PF_occupancy_theoretical] = raw[R_OCC_THEO];
+    f[PF_occupancy_achieved] = raw[R_OCC_ACH];
+    f[PF_dram_pct] = raw[R_DRAM_PCT];
+    f[PF_sm_pct] = raw[R_SM_PCT];
+    f[PF_l1_hit] = raw[R_L1_HIT];
+    f[PF_l2_hit] = raw[R_L2_HIT];
+    f[PF_atomics] = raw[R_ATOMICS];
+    ratios(f, raw);
+}
+
+/* Sums a kernel's parts into the side's (an unknown part makes the sum unknown). */
+static void add_raw(double sum[R_COUNT], const double raw[R_COUNT])
+{
+    for (int i = 0; i < R_COUNT; i++)
+        sum[i] += raw[i];
+}
+
+static const char *const stall_prefixes[] = {"smsp__average_warps_issue_stalled_",
+                                             "smsp__average_warp_latency_issue_stalled_"};
+#define STALL_SUFFIX "_per_issue_active.ratio"
+
+/* The stall reason a column is for ("long_scoreboard"), into name; 0 when not a stall's. */
+static int stall_column(const char *col, char *name, size_t len)
+{
+    for (size_t i = 0; i < sizeof stall_prefixes / sizeof *stall_prefixes; i++) {
+        size_t p = strlen(stall_prefixes[i]), n = strlen(col), s = strlen(STALL_SUFFIX);
+        if (strncmp(col, stall_prefixes[i], p) == 0 && n > p + s &&
+            strcmp(col + n - s, STALL_SUFFIX) == 0 && !strstr(col, "not_issued")) {
+            snprintf(name, len, "%.*s", (int)(n - p - s), col + p);
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* The side's top stall reasons: each reason's time-weighted mean over its kernels. */
+static void top_stalls(const struct ncu_table *t, const size_t *rows, const double *time_ns,
+                       size_t n, struct profile_side *s)
+{
+    double total = 0;
+    for (size_t i = 0; i < n; i++)
+        total += time_ns[i];
+    for (size_t c = 0; c < t->n_cols; c++) {
+        char name[48];
+        if (!stall_column(t->name[c], name, sizeof name) || !(total > 0))
+            continue;
+        double v = 0;
+        for (size_t i = 0; i < n; i++) {
+            double x = ncu_number(ncu_table_cell(t, rows[i], (int)c));
+            v += isnan(x) ? 0 : x * time_ns[i] / total;
+        }
+        for (int k = 0; k < PROFILE_STALLS; k++) {
+            if (s->stall[k][0] && v <= s->stall_v[k])
+                continue;
+            for (int m = PROFILE_STALLS - 1; m > k; m--) {
+                memcpy(s->stall[m], s->stall[m - 1], sizeof s->stall[m]);
+                s->stall_v[m] = s->stall_v[m - 1];
+            }
+            snprintf(s->stall[k], sizeof s->stall[k], "%s", name);
+            s->stall_v[k] = v;
+            break;
+        }
+    }
+}
+
+static void totals(struct profile_side *s, const double sum[R_COUNT])
+{
+    double t = 0;
+    for (size_t i = 0; i < s->n; i++)
+        t += s->k[i].fig[PF_time_ms];
+    static const int how[PROFILE_FIGURE_COUNT] = {
+#define F(name, words, unit, h) PH_##h,
+        PROFILE_FIGURES(F)
+#undef F
+    };
+    for (int f = 0; f < PROFILE_FIGURE_COUNT; f++) {
+        double v = how[f] == PH_MAX ? -INFINITY : 0;
+        for (size_t i = 0; i < s->n; i++) {
+            double x = s->k[i].fig[f];
+            if (how[f] == PH_SUM)
+                v += x;
+            else if (how[f] == PH_MAX)
+                v = isnan(x) || x > v ? x : v;
+            else if (how[f] == PH_TIME)
+                v += t > 0 ? x * s->k[i].fig[PF_time_ms] / t : NAN;
+        }
+        s->fig[f] = s->n ? v : NAN;
+    }
+    ratios(s->fig, sum);
+}
+
+int profile_side_read(const char *text, struct profile_side *s, char *err, size_t errlen)
+{
+    memset(s, 0, sizeof *s);
+    struct ncu_table t;
+    if (ncu_table_read(text, &t, err, errlen) != 0)
+        return -1;
+    int name = ncu_table_col(&t, "Kernel Name"), dur = ncu_table_col(&t, "gpu__time_duration.sum");
+    if (name < 0 || dur < 0) {
+        snprintf(err, errlen, "ncu's table has no %s column",
+                 name < 0 ? "Kernel Name" : "gpu__time_duration.sum");
+        ncu_table_free(&t);
+        return -1;
+    }
+    size_t *rows = xcalloc(t.n_rows + 1, sizeof *rows);
+    double *time_ns = xcalloc(t.n_rows + 1, sizeof *time_ns);
+    double sum[R_COUNT] = {0};
+    s->k = xcalloc(t.n_rows + 1, sizeof *s->k);
+    for (size_t i = 0; i < t.n_rows; i++) {
+        const char *kn = ncu_table_cell(&t, i, name);
+        if (objcheck_harness_name(kn))
+            continue; /* the harness's inputs, drawn on the GPU */
+        double raw[R_COUNT];
+        read_raw(&t, i, raw);
+        struct profile_kernel *k = &s->k[s->n];
+        k->name = xstrdup(kn);
+        snprintf(k->grid, sizeof k->grid, "%s", ncu_table_cell(&t, i, ncu_table_col(&t, "Grid Size")));
+        snprintf(k->block, sizeof k->block, "%s",
+                 ncu_table_cell(&t, i, ncu_table_col(&t, "Block Size")));
+        if (!k->grid[0])
+            snprintf(k->grid, sizeof k->grid, "%s",
+                     ncu_table_cell(&t, i, ncu_table_col(&t, "launch__grid_size")));
+        if (!k->block[0])
+            snprintf(k->block, sizeof k->block, "%s",
+                     ncu_table_cell(&t, i, ncu_table_col(&t, "launch__block_size")));
+        kernel_figures(k, raw);
+        add_raw(sum, raw);
+        rows[s->n] = i;
+        time_ns[s->n++] = raw[R_TIME_NS];
+    }
+    int rc = 0;
+    if (s->n == 0) {
+        snprintf(err, errlen, "ncu profiled no kernel of the program's own");
+        rc = -1;
+    } else {
+        totals(s, sum);
+        top_stalls(&t, rows, time_ns, s->n, s);
+    }
+    free(rows);
+    free(time_ns);
+    ncu_table_free(&t);
+    if (rc)
+        profile_side_free(s);
+    return rc;
+}
+
+void profile_side_free(struct profile_side *s)
+{
+    for (size_t i = 0; i < s->n; i++)
+        free(s->k[i].name);
+    free(s->k);
+    memset(s, 0, sizeof *s);
+}
+
+const char *profile_side_bound(const struct profile_side *s)
+{
+    double mem = s->fig[PF_dram_pct], sm = s->fig[PF_sm_pct];
+    /* Nsight's own reading of the speed of light: a unit above 60 % of its peak bounds the
+     * kernel; under that, the warps wait (latency) */
+    if (!(mem >= 60) && !(sm >= 60))
+        return "latency";
+    return !(sm > mem) ? "memory" : "compute";
+}

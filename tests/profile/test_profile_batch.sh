@@ -1,0 +1,130 @@
+#!/usr/bin/env bash
+# grader --batch --profile end to end on the CPU, with the stand-in ncu (tests/grader/fake-ncu:
+# the exercise's kernels 1.5 ms a call, a reference solution's 0.75 ms): the digest in the JSON
+# report (a profile object per task: both sides' figures and one finding from the lesson's
+# profile.ini), in the text report and in Gradescope's output; counters not permitted and a
+# missing ncu give the unavailable line and the harness's own figures; the verdict never moves;
+# without --profile there is no profile.
+source "$(dirname "$0")/../lib.sh"
+source "$ROOT/tests/grader/common.sh"
+FAKE_NCU_DIR="$ROOT/tests/grader/fake-ncu"
+
+course="$TEST_TMP/course"
+fixture_copy "$course" 01-basics
+l="$course/lessons/05-prof"
+mkdir -p "$l" "$course/exercises/05-prof" "$course/solutions/05-prof"
+printf '[lesson]\ntitle = Profiles\n' >"$l/lesson.ini"
+cat >"$l/profile.ini" <<'INI'
+[rule.slow_kernels]
+when = student.time_ms > 1.5 * ref.time_ms
+say = your kernels take %student% ms where the reference's take %ref% ms
+teach = Lesson 05, section 1
+INI
+for name in prof_slow prof_noperm; do
+  printf '[task.%s]\nspeed_threshold = 0.01\n' "$name" >>"$l/lesson.ini"
+  cat >"$l/$name.h" <<H
+#include <stdint.h>
+double task_compute(long i, uint64_t seed);
+double protocol_expected(long i, uint64_t seed);
+double task_speed_ms(void);
+H
+  cat >"$l/${name}_harness.cu" <<H
+#include "protocol.h"
+#include "lab_protocol.h"
+double task_speed_ms(void);
+const struct protocol_case *protocol_cases(size_t *n)
+{
+    static struct protocol_case cases[] = {{"17", 17, LAB_LIST_SMALL, -1}, {"20000", 20000, LAB_LIST_SPEED, -1}};
+    cases[1].time_ms = task_speed_ms();
+    *n = 2;
+    return cases;
+}
+int main(int c, char **v) { return protocol_main("$name", c, v); }
+H
+  for side in exercises:2.0 solutions:1.0; do
+    printf '#include "protocol.h"\ndouble task_speed_ms(void) { return %s; }\n%s\n' "${side#*:}" \
+      'double task_compute(long i, uint64_t seed) { return protocol_expected(i, seed); }' \
+      >"$course/${side%%:*}/05-prof/$name.cu"
+  done
+done
+
+run_batch() { # OUT FORMAT [options...]
+  local out=$1 fmt=$2; shift 2
+  PATH="$FAKE_NCU_DIR:$PATH" "$GRADER" --batch --root "$course" --seed 3 --no-sanitize --no-state \
+    --ncu-share 0 "$@" --format "$fmt" --output "$out" 2>"$TEST_TMP/err"
+}
+
+run_batch "$TEST_TMP/p.json" json --profile prof_slow prof_noperm
+rc=$?
+[ $rc -eq 0 ] && ok "--profile: the batch passes as it would without (exit 0)" || bad "exit $rc"
+py_json "the rule of the lesson's profile.ini is the finding, with both sides' figures" '
+t = next(t for t in d["tasks"] if t["task"] == "prof_slow")
+assert t["outcome"] == "passed", (t["outcome"], t["reason"])
+p = t["profile"]
+assert p["available"] is True, p
+f = p["finding"]
+assert f["key"] == "slow_kernels", f
+assert f["text"] == "your kernels take 1.5 ms where the reference'"'"'s take 0.75 ms", f
+assert f["teach"] == "Lesson 05, section 1", f
+assert abs(p["student"]["time_ms"] - 1.5) < 1e-9 and abs(p["reference"]["time_ms"] - 0.75) < 1e-9, p
+assert p["student"]["kernels"] == 2 and len(p["student"]["launches"]) == 2, p["student"]
+assert p["harness"]["ratio"] is not None, p["harness"]
+' "$TEST_TMP/p.json"
+py_json "counters not permitted: unavailable, why and how to allow it, the harness's own times" '
+t = next(t for t in d["tasks"] if t["task"] == "prof_noperm")
+assert t["outcome"] == "passed", (t["outcome"], t["reason"])
+p = t["profile"]
+assert p["available"] is False and p["finding"]["key"] == "unavailable", p
+assert "ERR_NVGPUCTRPERM" in p["why"] and "NVreg_RestrictProfilingToAdminUsers=0" in p["why"], p
+assert "student" not in p and abs(p["harness"]["time_ms"] - 2.0) < 1e-9, p
+' "$TEST_TMP/p.json"
+
+run_batch "$TEST_TMP/p.txt" text --profile prof_slow prof_noperm
+grep -q 'profile: your kernels take 1.5 ms where the reference.s take 0.75 ms (Lesson 05, section 1)' \
+  "$TEST_TMP/p.txt" && ok "text: the finding under the task, with the lesson that teaches it" ||
+  bad "text: $(cat "$TEST_TMP/p.txt")"
+grep -q 'kernel time  *1.5 ms  *0.75 ms' "$TEST_TMP/p.txt" &&
+  ok "text: the figures side by side" || bad "text figures: $(cat "$TEST_TMP/p.txt")"
+grep -q 'profile: no profile: ncu may not read' "$TEST_TMP/p.txt" &&
+  grep -q 'the harness measured: yours   2 ms' "$TEST_TMP/p.txt" &&
+  ok "text: the unavailable line, then what the harness measured" ||
+  bad "text unavailable: $(cat "$TEST_TMP/p.txt")"
+
+run_batch "$TEST_TMP/p.gs.json" gradescope --profile prof_slow
+py_json "gradescope: the digest in the test's output and its result" '
+t = d["tests"][0]
+assert "profile: your kernels take 1.5 ms" in t["output"], t["output"]
+assert t["extra_data"]["result"]["profile"]["finding"]["key"] == "slow_kernels", t["extra_data"]
+' "$TEST_TMP/p.gs.json"
+
+run_batch "$TEST_TMP/missing.json" json --profile --ncu "$TEST_TMP/no-such-ncu" prof_slow
+py_json "no ncu: unavailable, saying so; the outcome stands" '
+t = d["tasks"][0]
+assert t["outcome"] == "passed", t["outcome"]
+assert t["profile"]["finding"]["key"] == "unavailable", t["profile"]
+assert t["profile"]["why"].startswith("ncu: the path given"), t["profile"]
+' "$TEST_TMP/missing.json"
+
+# grader class --profile: two students, the summary counts their findings per task (the
+# stand-in's kernels are the same for both)
+cls="$TEST_TMP/class"
+for who in ann bob; do
+  mkdir -p "$cls/$who/exercises"
+  cp -r "$course/exercises/05-prof" "$cls/$who/exercises/"
+done
+PATH="$FAKE_NCU_DIR:$PATH" "$GRADER" class "$cls" --course "$course" --no-sanitize --ncu-share 0 \
+  --profile --work "$TEST_TMP/work" >"$TEST_TMP/class.out" 2>&1
+grep -q '^  05-prof/prof_slow: 2 of 2 slow_kernels$' "$TEST_TMP/class.out" &&
+  grep -q '^  05-prof/prof_noperm: 2 of 2 unavailable$' "$TEST_TMP/class.out" &&
+  ok "grader class --profile: per task, how many students got which finding" ||
+  bad "class summary: $(cat "$TEST_TMP/class.out")"
+py_json "grader class --profile: each student's results.json holds the digest" '
+r = {t["extra_data"]["task"]: t["extra_data"].get("result") for t in d["tests"]}
+assert r["05-prof/prof_slow"]["profile"]["finding"]["key"] == "slow_kernels", r["05-prof/prof_slow"]
+' "$cls/ann/results.json"
+
+run_batch "$TEST_TMP/none.json" json prof_slow
+py_json "without --profile: no profile" '
+assert "profile" not in d["tasks"][0], d["tasks"][0].keys()
+' "$TEST_TMP/none.json"
+finish

@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# The profile digest on a GPU (grader --batch --profile): every slow but correct variant of
+# tests/profile/variants.tsv is graded in place of its task's exercise and must be correct
+# (passed or too slow: a wrong one would be another outcome) and get one of the finding keys
+# the table names; every reference solution, graded as an exercise, must get no finding but
+# "close" (to itself) or "ceiling". Each finding is printed, for the lessons' notes.
+source "$(dirname "$0")/../lib.sh"
+require_gpu
+GRADER="$ROOT/build/grader/grader"
+[ -x "$GRADER" ] || { echo "FAIL - $GRADER is not built"; exit 1; }
+table="$ROOT/tests/profile/variants.tsv"
+
+# check_json FILE TASK KEYS WHAT: the task's outcome is correct and its finding one of KEYS.
+check_json() {
+  python3 - "$@" <<'PY'
+import json, sys
+path, task, keys, what = sys.argv[1:5]
+d = json.load(open(path))
+t = next((t for t in d["tasks"] if t["id"] == task), None)
+if t is None:
+    print(f"FAIL - {what}: {task} not in the report"); sys.exit(1)
+p = t.get("profile")
+key = p["finding"]["key"] if p else None
+print(f"#   {what}: {t['outcome']}, speed {t.get('speed', {}).get('ratio')}, finding {key}: "
+      f"{p['finding']['text'] if p else '(no profile)'}")
+if t["outcome"] not in ("passed", "too_slow"):
+    print(f"FAIL - {what}: outcome {t['outcome']}: {t['reason']}"); sys.exit(1)
+if key not in keys.split("|"):
+    print(f"FAIL - {what}: finding {key}, expected {keys}"); sys.exit(1)
+print(f"ok   - {what}: {key}")
+PY
+}
+
+while read -r file task keys; do
+  case $file in ''|'#'*) continue ;; esac
+  ex="$TEST_TMP/ex-${file%.cu}"
+  cp -r "$ROOT/exercises" "$ex"
+  cp "$ROOT/tests/profile/variants/$file" "$ex/$task.cu"
+  "$GRADER" --batch --exercises "$ex" --exbuild "$TEST_TMP/build-${file%.cu}" --no-state \
+    --no-sanitize --profile --seed 11 "$task" --format json --output "$TEST_TMP/$file.json" \
+    2>"$TEST_TMP/$file.err"
+  check_json "$TEST_TMP/$file.json" "$task" "$keys" "$file as $task" ||
+    { TEST_FAILS=$((TEST_FAILS + 1)); tail -5 "$TEST_TMP/$file.err"; }
+done <"$table"
+
+"$GRADER" --batch --exercises "$ROOT/solutions" --exbuild "$TEST_TMP/build-solutions" --no-state \
+  --no-sanitize --profile --seed 11 --format json --output "$TEST_TMP/solutions.json" \
+  2>"$TEST_TMP/solutions.err"
+for task in $(python3 -c 'import json,sys; print(" ".join(t["id"] for t in json.load(open(sys.argv[1]))["tasks"]))' \
+                "$TEST_TMP/solutions.json"); do
+  check_json "$TEST_TMP/solutions.json" "$task" "close|ceiling" "the reference solution of $task" ||
+    TEST_FAILS=$((TEST_FAILS + 1))
+done
+finish

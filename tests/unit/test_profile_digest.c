@@ -1,0 +1,308 @@
+/* The profile digest (grader/profile/) from ncu's raw page as recorded on the course's H200
+ * (tests/unit/data/ncu/: trimmed to the columns the reader uses; the demo's kernels at the
+ * demo's size, the reference solutions' at the speed case's): the reader, the rules' parser
+ * and its errors, the finding, the unavailable path, the text and the JSON. */
+#include "cmocka_all.h"
+
+#include <cjson/cJSON.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "collect.h"
+#include "fs.h"
+
+/* A recording, by name; the tests run from the course root (tests/run.sh). */
+static char *rec(const char *name)
+{
+    char *path = xasprintf("tests/unit/data/ncu/%s.csv", name);
+    char *text = read_text_file(path, 1 << 20);
+    if (!text)
+        fail_msg("cannot read %s", path);
+    free(path);
+    return text;
+}
+
+static void load_rules(const char *lesson, struct profile_rules *r)
+{
+    char err[512] = "", *path = xasprintf("lessons/%s/profile.ini", lesson);
+    if (profile_rules_load(path, r, err, sizeof err) != 0)
+        fail_msg("%s", err);
+    free(path);
+}
+
+static const struct profile_harness harness = {2.0, 1.0, 0.5, 0.8};
+
+static struct profile_digest *digest(const char *student, const char *ref, const char *lesson,
+                                     const char *task)
+{
+    struct profile_rules r = {0};
+    if (lesson)
+        load_rules(lesson, &r);
+    char *a = rec(student), *b = rec(ref);
+    struct profile_digest *d = profile_digest_make(a, b, NULL, &r, task, &harness);
+    free(a);
+    free(b);
+    profile_rules_free(&r);
+    return d;
+}
+
+static void test_reader(void **state)
+{
+    (void)state;
+    char *text = rec("transpose_ref"), err[256] = "";
+    struct profile_side s;
+    assert_int_equal(profile_side_read(text, &s, err, sizeof err), 0);
+    /* lab::fill_kernel left out: the reference's one kernel */
+    assert_int_equal(s.n, 1);
+    assert_non_null(strstr(s.k[0].name, "transpose_tiled"));
+    assert_string_equal(s.k[0].grid, "(256, 256, 1)");
+    assert_float_equal(s.fig[PF_time_ms], 0.148608, 1e-9); /* "148,608" ns */
+    assert_float_equal(s.fig[PF_registers], 24, 0);
+    assert_float_equal(s.fig[PF_sectors_per_store], 4, 1e-9);
+    assert_true(s.fig[PF_dram_pct] > 50);
+    assert_float_equal(s.fig[PF_dram_ceiling_pct], s.fig[PF_dram_pct] / PROFILE_COPY_PCT_OF_PEAK * 100,
+                       1e-9);
+    assert_float_equal(s.fig[PF_warp_efficiency], 32, 1e-9);
+    assert_string_equal(s.stall[0], "long_scoreboard");
+    assert_string_equal(profile_side_bound(&s), "memory");
+    profile_side_free(&s);
+    free(text);
+    /* several kernels of one call add up: the reduction's two passes */
+    text = rec("reduce_ref");
+    assert_int_equal(profile_side_read(text, &s, err, sizeof err), 0);
+    assert_int_equal(s.n, 2);
+    assert_float_equal(s.fig[PF_time_ms], s.k[0].fig[PF_time_ms] + s.k[1].fig[PF_time_ms], 1e-12);
+    assert_float_equal(s.fig[PF_kernels], 2, 0);
+    profile_side_free(&s);
+    free(text);
+    /* only the harness's kernels: nothing of the program's own */
+    const char *only_lab = "\"ID\",\"Kernel Name\",\"gpu__time_duration.sum\"\n\"\",\"\",\"ns\"\n"
+                           "\"0\",\"lab::fill_kernel(lab_fill_spec)\",\"1,000\"\n";
+    assert_int_equal(profile_side_read(only_lab, &s, err, sizeof err), -1);
+    assert_non_null(strstr(err, "no kernel"));
+    assert_int_equal(profile_side_read("\"ID\",\"Kernel Name\"\n", &s, err, sizeof err), -1);
+    assert_non_null(strstr(err, "gpu__time_duration.sum"));
+}
+
+static void test_expressions(void **state)
+{
+    (void)state;
+    struct profile_rule r = {0};
+    char err[256] = "";
+    assert_int_equal(profile_expr_parse("student.sectors_per_load > 2 * ref.sectors_per_load "
+                                        "and student.sectors_per_load >= 4", &r, err, sizeof err), 0);
+    assert_int_equal(r.n_cmp, 2);
+    assert_int_equal(r.cmp[0].r.side, RULE_REF);
+    assert_float_equal(r.cmp[0].r.factor, 2, 0);
+    double fig[2][PROFILE_FIGURE_COUNT], gap;
+    for (int s = 0; s < 2; s++)
+        for (int f = 0; f < PROFILE_FIGURE_COUNT; f++)
+            fig[s][f] = NAN;
+    fig[0][PF_sectors_per_load] = 16;
+    fig[1][PF_sectors_per_load] = 4;
+    assert_true(profile_rule_holds(&r, fig, &gap));
+    assert_float_equal(gap, 2.0, 1e-12); /* 16 / (2 * 4) */
+    fig[0][PF_sectors_per_load] = 6;
+    assert_false(profile_rule_holds(&r, fig, &gap));
+    fig[1][PF_sectors_per_load] = NAN; /* not measured: nothing to say */
+    fig[0][PF_sectors_per_load] = 32;
+    assert_false(profile_rule_holds(&r, fig, &gap));
+    /* < orients the gap the other way */
+    assert_int_equal(profile_expr_parse("student.warp_efficiency < 0.5 * ref.warp_efficiency", &r,
+                                        err, sizeof err), 0);
+    fig[0][PF_warp_efficiency] = 8;
+    fig[1][PF_warp_efficiency] = 32;
+    assert_true(profile_rule_holds(&r, fig, &gap));
+    assert_float_equal(gap, 2.0, 1e-12);
+    static const struct {
+        const char *text, *why;
+    } bad[] = {{"student.nope > 1", "unknown figure \"nope\""},
+               {"teacher.time_ms > 1", "unknown side \"teacher\""},
+               {"student.time_ms = 1", "expected >"},
+               {"student.time_ms > 1 or ref.time_ms > 1", "expected \"and\""},
+               {"1 > 2", "two numbers"},
+               {"student.time_ms >", "expected student.FIGURE"}};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        err[0] = 0;
+        assert_int_equal(profile_expr_parse(bad[i].text, &r, err, sizeof err), -1);
+        if (!strstr(err, bad[i].why))
+            fail_msg("%s: %s", bad[i].text, err);
+    }
+    free(r.cmp);
+}
+
+static void test_rules_file(void **state)
+{
+    (void)state;
+    struct profile_rules r;
+    char err[256] = "";
+    const char *good = "; comment\n[rule.a]\ntasks = t1, t2\nwhen = student.time_ms > 2 *\n"
+                       "   ref.time_ms\nsay = slow: %student% against %ref% ms,\n  100%% sure\n"
+                       "teach = Lesson 1\n\n[rule.b]\nwhen = student.kernels > 1\nsay = many\n";
+    assert_int_equal(profile_rules_parse(good, "p.ini", &r, err, sizeof err), 0);
+    assert_int_equal(r.n, 2);
+    assert_string_equal(r.r[0].key, "a");
+    assert_int_equal(r.r[0].n_cmp, 1); /* the continuation line joined */
+    assert_true(profile_rule_for(&r.r[0], "t2"));
+    assert_false(profile_rule_for(&r.r[0], "t3"));
+    assert_true(profile_rule_for(&r.r[1], "t3"));
+    double fig[2][PROFILE_FIGURE_COUNT] = {{0}};
+    fig[0][PF_time_ms] = 3;
+    fig[1][PF_time_ms] = 1;
+    char *say = profile_rule_say(&r.r[0], fig);
+    assert_string_equal(say, "slow: 3 against 1 ms, 100%% sure");
+    free(say);
+    profile_rules_free(&r);
+    static const struct {
+        const char *text, *where;
+    } bad[] = {{"[rule.a]\nwhen = student.x > 1\nsay = s\n", "p.ini:2: unknown figure"},
+               {"[rule.a]\nsay = s\n", "p.ini:1: rule \"a\" has no when"},
+               {"[rule.a]\nwhen = student.time_ms > 1\n[rule.b]\n", "p.ini:1: rule \"a\" has no say"},
+               {"[rule.a]\nwhen = student.time_ms > 1\nsay = s\ncolour = red\n", "p.ini:4: unknown key"},
+               {"when = student.time_ms > 1\n", "p.ini:1: a key before"},
+               {"[task.a]\n", "p.ini:1: expected [rule.NAME]"},
+               {"[rule.a]\nnonsense\n", "p.ini:2: expected key = value"}};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        err[0] = 0;
+        assert_int_equal(profile_rules_parse(bad[i].text, "p.ini", &r, err, sizeof err), -1);
+        if (strncmp(err, bad[i].where, strlen(bad[i].where)) != 0)
+            fail_msg("expected \"%s\", got \"%s\"", bad[i].where, err);
+        assert_int_equal(r.n, 0);
+    }
+    /* every lesson's rules load */
+    static const char *const lessons[] = {"01-divergence", "02-memory-spaces", "03-naive-matmul",
+                                          "04-tiling", "05-texture", "06-atomics", "07-streams",
+                                          "08-unified-memory", "09-ata-cublas"};
+    for (size_t i = 0; i < sizeof lessons / sizeof *lessons; i++) {
+        load_rules(lessons[i], &r);
+        assert_true(r.n > 0);
+        profile_rules_free(&r);
+    }
+    /* no file: no rules */
+    assert_int_equal(profile_rules_load("no/such/profile.ini", &r, err, sizeof err), 0);
+    assert_int_equal(r.n, 0);
+}
+
+/* The demo's naive transpose against its tiled one, both at the demo's size. */
+static void test_findings(void **state)
+{
+    (void)state;
+    struct profile_digest *d = digest("transpose_demo5", "transpose_demo7", "02-memory-spaces",
+                                      "transpose");
+    assert_true(d->available);
+    assert_string_equal(d->key, "uncoalesced_stores");
+    assert_non_null(strstr(d->finding, "take 32 sectors per request where the reference's take 4"));
+    assert_string_equal(d->teach, "Lesson 02, section 3: Coalescing");
+    profile_digest_free(d);
+    d = digest("transpose_demo6", "transpose_demo7", "02-memory-spaces", "transpose");
+    assert_string_equal(d->key, "bank_conflicts");
+    profile_digest_free(d);
+    d = digest("atomics_demo3", "histogram_ref", "06-atomics", "histogram");
+    assert_string_equal(d->key, "contention");
+    /* counts in whole numbers, not 5.24e+05 */
+    assert_non_null(strstr(d->finding, "send 524288 atomic requests to global memory where the "
+                                       "reference's send 8448"));
+    profile_digest_free(d);
+    /* the reference against itself: close */
+    d = digest("matmul_tiled_ref", "matmul_tiled_ref", "04-tiling", "matmul_tiled");
+    assert_string_equal(d->key, "close");
+    profile_digest_free(d);
+    /* slower, no rule (none loaded): unexplained */
+    d = digest("transpose_ref", "transpose_demo7", NULL, "transpose");
+    assert_string_equal(d->key, "unexplained");
+    profile_digest_free(d);
+}
+
+static void test_ceiling(void **state)
+{
+    (void)state;
+    const char *fast = "\"ID\",\"Kernel Name\",\"gpu__time_duration.sum\","
+                       "\"gpu__dram_throughput.avg.pct_of_peak_sustained_elapsed\"\n"
+                       "\"\",\"\",\"ns\",\"%\"\n\"1\",\"k()\",\"1,000\",\"50\"\n";
+    const char *slow = "\"ID\",\"Kernel Name\",\"gpu__time_duration.sum\","
+                       "\"gpu__dram_throughput.avg.pct_of_peak_sustained_elapsed\"\n"
+                       "\"\",\"\",\"ns\",\"%\"\n\"1\",\"k()\",\"2,000\",\"80\"\n";
+    struct profile_digest *d = profile_digest_make(slow, fast, NULL, NULL, "t", &harness);
+    assert_string_equal(d->key, "ceiling");
+    assert_non_null(strstr(d->finding, "91 % of the copy ceiling"));
+    profile_digest_free(d);
+}
+
+static void test_unavailable(void **state)
+{
+    (void)state;
+    const char *perm = "==PROF== Connected to process 1\n==ERROR== ERR_NVGPUCTRPERM - The user "
+                       "does not have permission to access NVIDIA GPU Performance Counters\n";
+    char *ref = rec("transpose_ref");
+    struct profile_digest *d = profile_digest_make(perm, ref, NULL, NULL, "t", &harness);
+    assert_false(d->available);
+    assert_string_equal(d->key, "unavailable");
+    assert_non_null(strstr(d->why, "NVreg_RestrictProfilingToAdminUsers=0"));
+    struct strbuf b = {0};
+    profile_digest_text(d, "", &b);
+    char *text = sb_take(&b);
+    /* one line of why, then what the harness measured */
+    assert_non_null(strstr(text, "profile: no profile: ncu may not read"));
+    assert_non_null(strstr(text, "the harness measured: yours   2 ms"));
+    assert_non_null(strstr(text, "ratio 0.50 (bar 0.80)"));
+    free(text);
+    cJSON *j = profile_digest_json(d);
+    assert_false(cJSON_IsTrue(cJSON_GetObjectItem(j, "available")));
+    assert_string_equal(cJSON_GetObjectItem(cJSON_GetObjectItem(j, "finding"), "key")->valuestring,
+                        "unavailable");
+    assert_null(cJSON_GetObjectItem(j, "student"));
+    cJSON_Delete(j);
+    profile_digest_free(d);
+    /* no ncu, an unsupported GPU, no output at all */
+    d = profile_digest_make(NULL, NULL, "ncu not found (PATH)", NULL, "t", &harness);
+    assert_string_equal(d->why, "ncu not found (PATH)");
+    profile_digest_free(d);
+    d = profile_digest_make("==ERROR== Profiling is not supported on this device\n", ref, NULL,
+                            NULL, "t", &harness);
+    assert_non_null(strstr(d->why, "cannot profile this GPU"));
+    profile_digest_free(d);
+    d = profile_digest_make(ref, NULL, NULL, NULL, "t", &harness);
+    assert_string_equal(d->why, "ncu gave nothing for the reference");
+    profile_digest_free(d);
+    free(ref);
+}
+
+static void test_text_and_json(void **state)
+{
+    (void)state;
+    struct profile_digest *d = digest("transpose_demo5", "transpose_demo7", "02-memory-spaces",
+                                      "transpose");
+    struct strbuf b = {0};
+    profile_digest_text(d, "  ", &b);
+    char *text = sb_take(&b);
+    /* the finding first, then the figures side by side */
+    if (strncmp(text, "  profile: your global stores take 32", 37) != 0)
+        fail_msg("%s", text);
+    assert_non_null(strstr(text, "global sectors per store request"));
+    assert_non_null(strstr(text, "transpose_naive_v5"));
+    assert_non_null(strstr(text, "your stalls (cycles per instruction): long_scoreboard"));
+    free(text);
+    cJSON *j = profile_digest_json(d);
+    cJSON *st = cJSON_GetObjectItem(j, "student"), *rf = cJSON_GetObjectItem(j, "reference");
+    assert_float_equal(cJSON_GetObjectItem(st, "sectors_per_store")->valuedouble, 32, 1e-9);
+    assert_float_equal(cJSON_GetObjectItem(rf, "sectors_per_store")->valuedouble, 4, 1e-9);
+    assert_true(cJSON_IsNull(cJSON_GetObjectItem(st, "bank_conflicts"))); /* no shared requests */
+    assert_string_equal(cJSON_GetObjectItem(cJSON_GetObjectItem(j, "finding"), "key")->valuestring,
+                        "uncoalesced_stores");
+    assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(st, "launches")), 1);
+    cJSON_Delete(j);
+    profile_digest_free(d);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_reader),     cmocka_unit_test(test_expressions),
+        cmocka_unit_test(test_rules_file), cmocka_unit_test(test_findings),
+        cmocka_unit_test(test_ceiling),    cmocka_unit_test(test_unavailable),
+        cmocka_unit_test(test_text_and_json),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
