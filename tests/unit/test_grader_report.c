@@ -15,6 +15,7 @@
 #include "hash.h"
 #include "report.h"
 #include "result_json.h"
+#include "parse.h"
 #include "state.h"
 
 static void outcome_names(void **state)
