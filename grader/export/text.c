@@ -44,6 +44,9 @@ char *task_story(const struct task_result *r)
     if (r->speed_measured)
         sb_printf(&b, "speed (%s): %.3g x the reference, threshold %.3g\n", r->speed_case,
                   r->speed_ratio, r->speed_threshold);
+    if (r->gpu_unlocked)
+        sb_printf(&b, "timed without the course's GPU lock (it could not be taken): other work "
+                      "may have run on the GPU beside these times\n");
     for (size_t i = 0; i < r->n_diags && i < 10; i++) {
         const struct compiler_diag *d = &r->diags[i];
         char *line = xasprintf("%s:%d: %s: %s", d->file, d->line, d->severity, d->text);

@@ -13,6 +13,7 @@
 
 #include "model_impl.h"
 #include "hash.h"
+#include "formats.h"
 #include "report.h"
 #include "result_json.h"
 #include "parse.h"
@@ -168,6 +169,21 @@ static void scores_and_state(void **state)
     state_free(s);
 }
 
+/* A time taken without the course's GPU lock says so where the student reads the speed. */
+static void story_says_unlocked(void **state)
+{
+    (void)state;
+    struct task_result *r = sample_result();
+    char *story = task_story(r);
+    assert_null(strstr(story, "without the course's GPU lock"));
+    free(story);
+    r->gpu_unlocked = 1;
+    story = task_story(r);
+    assert_non_null(strstr(story, "timed without the course's GPU lock"));
+    free(story);
+    task_result_free(r);
+}
+
 static void formats(void **state)
 {
     (void)state;
@@ -185,6 +201,7 @@ int main(void)
         cmocka_unit_test(outcome_names),
         cmocka_unit_test(result_json_round_trip),
         cmocka_unit_test(scores_and_state),
+        cmocka_unit_test(story_says_unlocked),
         cmocka_unit_test(formats),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
