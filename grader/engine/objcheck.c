@@ -525,6 +525,39 @@ static int nvtx_call(const struct judge *j, size_t sym)
     return any;
 }
 
+/* The source file of the code at offset off of section shndx; NULL when the line table has
+ * none there. */
+static const char *file_at(const struct object *o, size_t shndx, uint64_t off)
+{
+    if (!o->mod || !is_exec(o, shndx))
+        return NULL;
+    Dwfl_Line *l = dwfl_module_getsrc(o->mod, o->bias + o->secs[shndx].addr + off);
+    return l ? dwfl_lineinfo(l, NULL, NULL, NULL, NULL, NULL) : NULL;
+}
+
+/* Thrust and CUB make the device of their work the current one around it (libcu++'s
+ * ensure_current_device under cub::PtxVersion and the dispatchers), with cudaSetDevice inlined
+ * into the caller: 1 when the call is that one and every place that names it is code of the
+ * CUDA C++ core libraries' headers (cccl/: thrust, cub, cuda/std) by the line table. A task that
+ * forbids the libraries still refuses them by their namespaces (check_forbid). */
+static int library_call(const struct judge *j, size_t sym)
+{
+    if (strcmp(j->o->syms[sym].name, "cudaSetDevice") != 0)
+        return 0;
+    int any = 0;
+    for (size_t i = 0; i < j->o->n_rels; i++) {
+        const struct reloc *r = &j->o->rels[i];
+        if (r->sym != sym)
+            continue;
+        const char *file = file_at(j->o, r->section, r->offset);
+        if (!file || !(strstr(file, "/cccl/") || strstr(file, "/thrust/") ||
+                       strstr(file, "/cub/") || strstr(file, "/cuda/std/")))
+            return 0;
+        any = 1;
+    }
+    return any;
+}
+
 /* Two passes: a symbol the student's own lines show is the better reason, so it goes first. */
 static void check_symbols(struct judge *j)
 {
@@ -548,7 +581,7 @@ static void check_symbols(struct judge *j)
             if (undefined ? objcheck_call_allowed(s->name, s->pretty) ||
                                 in_strlist(j->r->allow, s->name) ||
                                 (strcmp(s->name, "atexit") == 0 && used_by_nvcc_only(j, i)) ||
-                                nvtx_call(j, i)
+                                nvtx_call(j, i) || library_call(j, i)
                           : nvtx_definition(j->o, s) ||
                                 objcheck_define_allowed(s->name, s->pretty,
                                                     s->bind == STB_WEAK ||

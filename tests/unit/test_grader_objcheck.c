@@ -252,6 +252,33 @@ static void honest_cuda_headers_are_accepted(void **state)
     ACCEPTED(v);
 }
 
+/* Thrust makes its device the current one (cudaSetDevice, inlined from the cccl headers into
+ * the caller): accepted there, refused where the student's own line calls it. */
+static void thrust_may_switch_device_the_student_may_not(void **state)
+{
+    (void)state;
+    if (!nvcc())
+        skip();
+    struct objcheck_verdict v = judge(
+        "#include <thrust/device_ptr.h>\n#include <thrust/fill.h>\n"
+        "#include <thrust/execution_policy.h>\n"
+        "void matmul_naive(float *x, int n) {\n"
+        "  thrust::fill(thrust::device, thrust::device_pointer_cast(x),\n"
+        "               thrust::device_pointer_cast(x) + n, 0.0f); }\n",
+        CUDA, NULL, NULL);
+    ACCEPTED(v);
+    v = judge("#include <thrust/device_ptr.h>\n#include <thrust/fill.h>\n"
+              "#include <thrust/execution_policy.h>\n"
+              "void matmul_naive(float *x, int n) {\n"
+              "  thrust::fill(thrust::device, thrust::device_pointer_cast(x),\n"
+              "               thrust::device_pointer_cast(x) + n, 0.0f);\n"
+              "  cudaSetDevice(1); }\n",
+              CUDA, NULL, NULL);
+    assert_true(v.rejected);
+    assert_non_null(strstr(v.reason, ":7: calls cudaSetDevice"));
+    objcheck_verdict_free(&v);
+}
+
 /* Calls into libstdc++ that open files, start threads or read the clock stay refused. */
 static void refused_families_of_the_standard_library(void **state)
 {
@@ -435,6 +462,7 @@ int main(void)
         cmocka_unit_test(forbid_by_prefix_and_namespace),
         cmocka_unit_test(honest_cxx_is_accepted),
         cmocka_unit_test(honest_cuda_headers_are_accepted),
+        cmocka_unit_test(thrust_may_switch_device_the_student_may_not),
         cmocka_unit_test(refused_families_of_the_standard_library),
         cmocka_unit_test(global_object_beside_iostream),
         cmocka_unit_test(ifunc_is_refused),
