@@ -119,8 +119,10 @@ junit_ok "$cls/junit.xml" "class junit.xml"
 for s in right wrong broken; do
   seed=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["extra_data"]["seed"])' "$cls/$s/results.json")
   safe="$s-$(printf %s "$s" | sha256sum | cut -c1-8)"
-  # the class's own scratch directory and link, so that every path in the record is the same
-  ln -sfn "$cls/$s/exercises" "$work/$safe/exercises-src"
+  # the class's own scratch directory, and at its link's path a copy of what the link showed
+  # (a link to outside would be refused: owntree.h), so that every path in the record is the same
+  rm -f "$work/$safe/exercises-src"
+  cp -r "$cls/$s/exercises" "$work/$safe/exercises-src"
   "$GRADER" --batch --root "$classcourse" --no-sanitize --no-state --seed "$seed" --format gradescope \
     --exercises "$work/$safe/exercises-src" --exbuild "$work/$safe" --output "$TEST_TMP/$s.batch.json" >/dev/null 2>&1
   # --batch names the real directory of --exercises, the class its link: the one difference
@@ -134,7 +136,7 @@ LINK, REAL = sys.argv[3:5]
 # whether the speed was cross-checked under ncu follows the ratio and a random draw
 TIMES = {"execution_time", "graded_at", "duration_s", "steps", "gpu", "time_ms", "ref_time_ms",
          "ref_min_ms", "ref_max_ms", "ref_shared", "ref_age_s", "first_ratio", "throughput", "ratio",
-         "ncu", "ncu_ms"}
+         "ncu", "ncu_ms", "witness_ms"}
 def strip(x):
     if isinstance(x, dict):
         return {k: strip(v) for k, v in x.items() if k not in TIMES}
