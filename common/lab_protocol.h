@@ -38,6 +38,9 @@ enum lab_exit {
 /* the speed case's shape (tile remainders, code paths, grid shape) at a size compute-sanitizer
  * runs in seconds: the sanitizers run it, since they do not run the speed case itself */
 #define LAB_LIST_SANITIZE "sanitize"
+/* more than four times the work of the case flagged sanitize (the speed case aside): too large
+ * for the tools, which run every other case; its awkward shape the smaller cases have too */
+#define LAB_LIST_LARGE "large"
 #define LAB_LIST_JOIN ","
 #define LAB_LIST_NONE "-"
 

@@ -60,8 +60,20 @@ static int check_options(const lab_task *t, const lab_options *o)
     return 0;
 }
 
+// Four times the work of the case flagged LAB_CASE_SANITIZE: what the sanitizers afford (a
+// case of the same order, an odd size or an offset beside it, stays theirs); 0 when the task
+// has none or does not say its work.
+static double sanitize_work(const lab_task *t)
+{
+    for (size_t i = 0; t->work && i < t->n_cases; i++)
+        if (t->cases[i].flags & LAB_CASE_SANITIZE)
+            return 4 * t->work(&t->cases[i]);
+    return 0;
+}
+
 static void list_cases(const lab_task *t)
 {
+    const double affordable = sanitize_work(t);
     for (size_t i = 0; i < t->n_cases; i++) {
         const lab_case *c = &t->cases[i];
         char dims[128];
@@ -77,6 +89,10 @@ static void list_cases(const lab_task *t)
             if (c->flags & words[w].flag)
                 len += (size_t)snprintf(flags + len, sizeof flags - len, "%s%s",
                                         len ? LAB_LIST_JOIN : "", words[w].word);
+        if (affordable > 0 && !(c->flags & (LAB_CASE_SPEED | LAB_CASE_SMALL)) &&
+            t->work(c) > affordable)
+            snprintf(flags + len, sizeof flags - len, "%s%s", len ? LAB_LIST_JOIN : "",
+                     LAB_LIST_LARGE);
         printf("%s\t%s\t%s\n", c->name, dims, flags);
     }
 }

@@ -45,6 +45,7 @@ const char *case_status_name(enum case_status s); /* "not run", "pass", "fail", 
 #define CASE_FLAG_SPEED 1u   /* the timed case */
 #define CASE_FLAG_SMALL 2u   /* the compute-sanitizer case */
 #define CASE_FLAG_SANITIZE 4u /* the speed case's shape at a size compute-sanitizer affords */
+#define CASE_FLAG_LARGE 8u    /* more work than that: too large for compute-sanitizer */
 #define CASE_MAX_SHOWN 8
 
 struct case_result {

@@ -310,7 +310,8 @@ static void list_line(void *user, char *line)
     c->dims = xstrdup(dims);
     c->flags = (strstr(flags, LAB_LIST_SPEED) ? CASE_FLAG_SPEED : 0u) |
                (strstr(flags, LAB_LIST_SMALL) ? CASE_FLAG_SMALL : 0u) |
-               (strstr(flags, LAB_LIST_SANITIZE) ? CASE_FLAG_SANITIZE : 0u);
+               (strstr(flags, LAB_LIST_SANITIZE) ? CASE_FLAG_SANITIZE : 0u) |
+               (strstr(flags, LAB_LIST_LARGE) ? CASE_FLAG_LARGE : 0u);
 }
 
 size_t parse_case_list(const char *text, struct list_case **out)

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The cases compute-sanitizer runs, and its runs' outputs verified: with the stand-in
 # sanitizer (it prints the tool and the program's arguments), a task whose --list has small,
-# awkward, scaled (sanitize) and speed cases gets every case but the speed case under each
-# tool, in one run per tool; lesson.ini's sanitize_case narrows that to its case and the
+# awkward, scaled (sanitize), large and speed cases gets every case but the speed case and the
+# large one under each tool, in one run per tool; lesson.ini's sanitize_case narrows that to its case and the
 # scaled one; and a program that answers right in its graded run but wrong under the tool is
 # wrong, with the tool and the case named.
 source "$(dirname "$0")/../lib.sh"
@@ -21,6 +21,7 @@ const struct protocol_case *protocol_cases(size_t *n)
         {"17", 17, LAB_LIST_SMALL, -1},
         {"1000", 1000, LAB_LIST_NONE, -1},
         {"5000", 5000, LAB_LIST_SANITIZE, -1},
+        {"40000", 40000, LAB_LIST_LARGE, -1},
         {"20000", 20000, LAB_LIST_SPEED, -1},
     };
     *n = sizeof cases / sizeof cases[0];
@@ -69,7 +70,7 @@ grade named
 py_json "sanitize_case: passed, both tools clean" "$passed_clean" "$TEST_TMP/named.json"
 expect_cases "sanitize_case = 17" "17 5000"
 
-# none named: every case but the speed case, the scaled one included
+# none named: every case but the speed case and the large one, the scaled one included
 sed -i '/^sanitize_case = 17$/d' "$course/lessons/01-basics/lesson.ini"
 grade every
 py_json "no sanitize_case: passed, both tools clean" "$passed_clean" "$TEST_TMP/every.json"

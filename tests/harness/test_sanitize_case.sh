@@ -38,4 +38,20 @@ for h in lessons/*/*_harness.cu; do
   [ -z "$why" ] && ok "$T: the sanitize case has the speed case's shape, scaled" || bad "$T: $why"
 done
 [ $n -gt 0 ] || bad "no task harness built (make)"
+
+# Cases of more than four times the scaled case's work are flagged large (the tools skip them),
+# the speed case and the small ones never; one of the same order stays the tools'.
+bin=build/solutions/04-tiling/matmul_regtile
+if [ -x "$bin" ]; then
+  "$bin" --list >"$TEST_TMP/list" 2>&1
+  large=$(awk -F'\t' '$3 ~ /(^|,)large(,|$)/ {print $1}' "$TEST_TMP/list" | tr '\n' ' ')
+  [ "$large" = "1023x517x2049 2048x2048x2048 " ] && ok "matmul_regtile: the 1.1 G and 8.6 G FMA cases are large" \
+    || bad "matmul_regtile: flagged large: '$large'"
+fi
+bin=build/solutions/01-divergence/reduce_sum
+if [ -x "$bin" ]; then
+  "$bin" --list >"$TEST_TMP/list" 2>&1
+  grep -q $'^n16777259_off1\t.*\t-$' "$TEST_TMP/list" && ok "reduce_sum: the odd, offset case beside the scaled one is not large" \
+    || bad "reduce_sum: $(grep '^n16777259_off1' "$TEST_TMP/list")"
+fi
 finish
