@@ -2,11 +2,13 @@
  * Nsight Compute, in the lesson's words.
  *
  * From the two sides' tables (ncu_read.h) and the lesson's rules (rules.h) it keeps the
- * figures of both sides and ONE finding:
- *   close       the student's kernels take at most PROFILE_CLOSE times the reference's
+ * figures of both sides and ONE finding, the first of:
+ *   close       the student's kernels take at most PROFILE_CLOSE times the reference's, and
+ *               so does the whole call as the harness timed it (call_ms), or it passes the bar
+ *   <rule key>  of the rules that hold for the task, the one with the largest gap
+ *   outside     the kernels are close but the call is not: the time goes outside them
  *   ceiling     the student's kernels run at the GPU's ceiling: DRAM at PROFILE_CEILING_PCT
  *               or more of the copy ceiling, or the SMs at that share of their peak
- *   <rule key>  of the rules that hold for the task, the one with the largest gap
  *   unexplained slower than the reference for no reason the lesson's rules name
  *   unavailable ncu could not read the counters (or was not there, or failed): one line of
  *               why and how to allow it, then what the harness measured itself

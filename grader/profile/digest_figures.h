@@ -4,11 +4,12 @@
  *   MAX       the largest kernel's (launch resources)
  *   TIME      the kernels' time-weighted mean (rates and shares)
  *   RATIO     a quotient of sums (ncu_read.c computes it from its parts)
+ *   HARNESS   not ncu's: what the harness measured of the whole call (the digest fills it in)
  */
 #ifndef GRADER_PROFILE_DIGEST_FIGURES_H
 #define GRADER_PROFILE_DIGEST_FIGURES_H
 
-enum profile_how { PH_SUM, PH_MAX, PH_TIME, PH_RATIO };
+enum profile_how { PH_SUM, PH_MAX, PH_TIME, PH_RATIO, PH_HARNESS };
 
 #define PROFILE_FIGURES(F)                                                                    \
     F(time_ms, "kernel time", "ms", SUM)                                                      \
@@ -31,7 +32,8 @@ enum profile_how { PH_SUM, PH_MAX, PH_TIME, PH_RATIO };
     F(bank_conflicts, "shared bank conflicts per request", "", RATIO)                         \
     F(warp_efficiency, "threads active per instruction (of 32)", "", RATIO)                   \
     F(atomics, "global atomic requests", "", SUM)                                             \
-    F(atomics_per_us, "global atomic requests per microsecond", "", RATIO)
+    F(atomics_per_us, "global atomic requests per microsecond", "", RATIO)                    \
+    F(call_ms, "time per call, the harness's (copies and page faults too)", "ms", HARNESS)
 
 enum profile_figure {
 #define F(name, words, unit, how) PF_##name,

@@ -222,7 +222,7 @@ static void totals(struct profile_side *s, const double sum[R_COUNT])
             else if (how[f] == PH_TIME)
                 v += t > 0 ? x * s->k[i].fig[PF_time_ms] / t : NAN;
         }
-        s->fig[f] = s->n ? v : NAN;
+        s->fig[f] = s->n && how[f] != PH_HARNESS ? v : NAN;
     }
     ratios(s->fig, sum);
 }

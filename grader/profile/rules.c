@@ -167,6 +167,11 @@ char *profile_rule_say(const struct profile_rule *rule, const double fig[2][PROF
     struct strbuf b = {0};
     const struct rule_operand *m = main_figure(rule);
     for (const char *p = rule->say; *p;) {
+        if (p[0] == '%' && p[1] == '%') { /* a percent sign of the text */
+            sb_add(&b, p, 1);
+            p += 2;
+            continue;
+        }
         const char *end = *p == '%' ? strchr(p + 1, '%') : NULL;
         if (!end) {
             sb_add(&b, p++, 1);

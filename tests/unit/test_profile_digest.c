@@ -34,18 +34,24 @@ static void load_rules(const char *lesson, struct profile_rules *r)
 
 static const struct profile_harness harness = {2.0, 1.0, 0.5, 0.8};
 
-static struct profile_digest *digest(const char *student, const char *ref, const char *lesson,
-                                     const char *task)
+static struct profile_digest *digest_h(const char *student, const char *ref, const char *lesson,
+                                       const char *task, const struct profile_harness *h)
 {
     struct profile_rules r = {0};
     if (lesson)
         load_rules(lesson, &r);
     char *a = rec(student), *b = rec(ref);
-    struct profile_digest *d = profile_digest_make(a, b, NULL, &r, task, &harness);
+    struct profile_digest *d = profile_digest_make(a, b, NULL, &r, task, h);
     free(a);
     free(b);
     profile_rules_free(&r);
     return d;
+}
+
+static struct profile_digest *digest(const char *student, const char *ref, const char *lesson,
+                                     const char *task)
+{
+    return digest_h(student, ref, lesson, task, &harness);
 }
 
 static void test_reader(void **state)
@@ -152,7 +158,7 @@ static void test_rules_file(void **state)
     fig[0][PF_time_ms] = 3;
     fig[1][PF_time_ms] = 1;
     char *say = profile_rule_say(&r.r[0], fig);
-    assert_string_equal(say, "slow: 3 against 1 ms, 100%% sure");
+    assert_string_equal(say, "slow: 3 against 1 ms, 100% sure");
     free(say);
     profile_rules_free(&r);
     static const struct {
@@ -205,9 +211,21 @@ static void test_findings(void **state)
     assert_non_null(strstr(d->finding, "send 524288 atomic requests to global memory where the "
                                        "reference's send 8448"));
     profile_digest_free(d);
-    /* the reference against itself: close */
-    d = digest("matmul_tiled_ref", "matmul_tiled_ref", "04-tiling", "matmul_tiled");
+    /* the reference against itself, the harness's calls alike: close */
+    static const struct profile_harness alike = {1.02, 1.0, 0.98, 0.8};
+    d = digest_h("matmul_tiled_ref", "matmul_tiled_ref", "04-tiling", "matmul_tiled", &alike);
     assert_string_equal(d->key, "close");
+    profile_digest_free(d);
+    /* the same kernels, but the harness timed the call twice the reference's: the time goes
+     * outside the kernels; lesson 07 says which way (call_ms against kernel time) */
+    d = digest("matmul_tiled_ref", "matmul_tiled_ref", "04-tiling", "matmul_tiled");
+    assert_string_equal(d->key, "outside");
+    assert_non_null(strstr(d->finding, "but your whole call takes 2 ms against its 1 ms"));
+    profile_digest_free(d);
+    d = digest("matmul_tiled_ref", "matmul_tiled_ref", "07-streams", "pipeline");
+    assert_string_equal(d->key, "no_overlap");
+    assert_non_null(strstr(d->finding, "your whole call takes 2 ms against its 1 ms: the copies "
+                                       "do not overlap the kernels"));
     profile_digest_free(d);
     /* slower, no rule (none loaded): unexplained */
     d = digest("transpose_ref", "transpose_demo7", NULL, "transpose");
@@ -296,13 +314,64 @@ static void test_text_and_json(void **state)
     profile_digest_free(d);
 }
 
+/* The rule that holds by the largest gap among the lesson's for the task, from figures; NULL
+ * when none holds. */
+static const char *winner(const char *lesson, const char *task,
+                          const double fig[2][PROFILE_FIGURE_COUNT], struct profile_rules *r)
+{
+    load_rules(lesson, r);
+    const char *key = NULL;
+    double best = 0, gap;
+    for (size_t i = 0; i < r->n; i++)
+        if (profile_rule_for(&r->r[i], task) && profile_rule_holds(&r->r[i], fig, &gap) &&
+            (!key || gap > best)) {
+            key = r->r[i].key;
+            best = gap;
+        }
+    return key;
+}
+
+/* Figures of slow variants graded with --profile on the H200 (2026-11-27): the naive 1-D
+ * convolution (every input again from L1, at 95 % of the SMs' peak) and the naive AtA (no
+ * tile, a quarter of the reference's FLOP per byte) get their lessons' rules. */
+static void test_h200_variants(void **state)
+{
+    (void)state;
+    double fig[2][PROFILE_FIGURE_COUNT];
+    for (int side = 0; side < 2; side++)
+        for (int f = 0; f < PROFILE_FIGURE_COUNT; f++)
+            fig[side][f] = NAN;
+    fig[0][PF_time_ms] = 0.516288, fig[1][PF_time_ms] = 0.322592;
+    fig[0][PF_l1_hit] = 97.54, fig[1][PF_l1_hit] = 18.18;
+    fig[0][PF_shared_bytes] = 0, fig[1][PF_shared_bytes] = 1272;
+    fig[0][PF_dram_gbps] = 485.5, fig[1][PF_dram_gbps] = 777.3;
+    fig[0][PF_sectors_per_load] = 2.95, fig[1][PF_sectors_per_load] = 4.89;
+    fig[0][PF_sectors_per_store] = 4, fig[1][PF_sectors_per_store] = 4;
+    struct profile_rules r = {0};
+    const char *key = winner("02-memory-spaces", "conv1d", fig, &r);
+    assert_non_null(key);
+    assert_string_equal(key, "reuse_through_l1");
+    profile_rules_free(&r);
+    for (int side = 0; side < 2; side++)
+        for (int f = 0; f < PROFILE_FIGURE_COUNT; f++)
+            fig[side][f] = NAN;
+    fig[0][PF_time_ms] = 44.52, fig[1][PF_time_ms] = 7.02;
+    fig[0][PF_intensity] = 7.06, fig[1][PF_intensity] = 26.8;
+    fig[0][PF_shared_bytes] = 0, fig[1][PF_shared_bytes] = 12288;
+    fig[0][PF_gflops] = 3087, fig[1][PF_gflops] = 10051;
+    key = winner("09-ata-cublas", "ata", fig, &r);
+    assert_non_null(key);
+    assert_string_equal(key, "no_reuse");
+    profile_rules_free(&r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_reader),     cmocka_unit_test(test_expressions),
         cmocka_unit_test(test_rules_file), cmocka_unit_test(test_findings),
         cmocka_unit_test(test_ceiling),    cmocka_unit_test(test_unavailable),
-        cmocka_unit_test(test_text_and_json),
+        cmocka_unit_test(test_text_and_json), cmocka_unit_test(test_h200_variants),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
