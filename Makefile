@@ -241,11 +241,11 @@ test: deps
 
 bench: deps
 	$(Q)$(SUBMAKE) $(DEMOS)
-	$(Q)tools/bench.sh $(LESSONS)
+	$(Q)tools/bench.sh $(LESSONS) || [ $$? -eq 77 ]
 
 check-lab: deps
 	$(Q)$(SUBMAKE) $(TASK_BINS)
-	$(Q)tools/check-lab.sh $(TASKS)
+	$(Q)tools/check-lab.sh $(TASKS) || [ $$? -eq 77 ]
 
 # The seed lectures' "look at the PTX", today: what ptxas gave every kernel.
 resources: $(FLAGS_FILE)
