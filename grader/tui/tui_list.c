@@ -14,7 +14,7 @@
 #include "tui_screen.h"
 
 const char tui_list_keys[] =
-    "\xe2\x86\x91\xe2\x86\x93 move  Enter grade  \xe2\x86\x92 details  a all  w watch  "
+    "\xe2\x86\x91\xe2\x86\x93 move  / find  Enter grade  \xe2\x86\x92 details  a all  w watch  "
     "e edit  r reset  n notes  ? help  q quit";
 
 enum row_kind { ROW_LESSON, ROW_ERROR, ROW_TASK };
@@ -358,10 +358,55 @@ static size_t other_lesson(const struct tui *ui, int dir)
     return i;
 }
 
+/* The first task from the selected one on (wrapping) whose "lesson/task" holds the query,
+ * without regard to case; the selection stays when none does. */
+static void find_task(struct tui *ui)
+{
+    size_t n = course_task_count(ui->course);
+    for (size_t k = 0; k < n && ui->find[0]; k++) {
+        const struct task *t = course_task(ui->course, (ui->sel + k) % n);
+        char id[256];
+        snprintf(id, sizeof id, "%s/%s", lesson_id(task_lesson(t)), task_name(t));
+        if (strcasestr(id, ui->find)) {
+            ui->sel = (ui->sel + k) % n;
+            return;
+        }
+    }
+}
+
+/* "/" then letters: the selection jumps to the first task whose name holds them, so that
+ * typing a task's name never reaches the keys that grade (a, A, Enter). Enter or Esc ends it,
+ * Backspace takes a letter back. */
+static enum tui_action find_key(struct tui *ui, int ch)
+{
+    size_t len = strlen(ui->find);
+    if (ch == '\n' || ch == '\r' || ch == KEY_ENTER || ch == 27) {
+        ui->finding = 0;
+        return TUI_REDRAW;
+    }
+    if ((ch == KEY_BACKSPACE || ch == 127 || ch == 8) && len > 0)
+        ui->find[len - 1] = '\0';
+    else if (ch >= 32 && ch < 127 && len + 1 < sizeof ui->find) {
+        ui->find[len] = (char)ch;
+        ui->find[len + 1] = '\0';
+        find_task(ui);
+    }
+    tui_message(ui, TUI_C_NORMAL, "find: %s_   (Enter or Esc: done)", ui->find);
+    return TUI_REDRAW;
+}
+
 enum tui_action tui_list_key(struct tui *ui, int ch)
 {
     size_t n = course_task_count(ui->course);
     size_t page = LINES > 8 ? (size_t)LINES - 8 : 1;
+    if (ui->finding)
+        return find_key(ui, ch);
+    if (ch == '/') {
+        ui->finding = 1;
+        ui->find[0] = '\0';
+        tui_message(ui, TUI_C_NORMAL, "find: _   (type a task's name; Enter or Esc: done)");
+        return TUI_REDRAW;
+    }
     if (ch == 'q')
         return TUI_QUIT;
     if (n == 0)

@@ -125,6 +125,8 @@ struct tui {
     size_t n_msgs;
 
     size_t sel;             /* selected task, index in course order */
+    int finding;            /* the course list's "/" has the keyboard: keys type its query */
+    char find[64];          /* what was typed after "/" (a task's name or lesson, in part) */
     size_t list_top;        /* first visible row of the course list */
     size_t detail_top;      /* first visible row of the task details */
     size_t detail_rows;     /* rows of the task details at the last draw */

@@ -100,6 +100,16 @@ fi
 keys j k
 wait_for 'Enter grade .* q quit' 2 "after a key, the key bar names the keys"
 
+# "/" finds a task by name: typing "add" (an a, as in "all") grades nothing
+keys / a d d
+wait_for 'find: add_' 2 "/ opens the find prompt on the key bar"
+wait_for '02-more/add_one +not graded yet' 2 "typing a task's name selects it"
+keys Enter
+sleep 0.5
+absent 'queued|running|building' "typing a name after / started no grading"
+keys g
+wait_for '01-first/double_it +not graded yet' 2 "after Enter the keys move again"
+
 # ------------------------------------------------------------------ grade, details
 keys Enter
 wait_for 'double_it +Double every element +passed +2/2 +3/3 +1.00' 20 \
