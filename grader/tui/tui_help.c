@@ -28,6 +28,7 @@ static const struct key_help keys[] = {
     { "l", "the build log of the last grading (Enter there regrades)" },
     { "o", "what your program printed (never trusted for grading)" },
     { "s", "compute-sanitizer's own report of the last grading" },
+    { "/", "the course list: find a task by its name (Enter or Esc: done)" },
     { "/  n  N", "search a pager; next / previous match" },
     { "\xe2\x86\x90  q  Esc", "back; q on the course list quits" },
     { "Q  Ctrl-C", "quit from anywhere" },
