@@ -15,15 +15,31 @@ int lab_device_available(void)
     return cudaGetDeviceCount(&n) == cudaSuccess && n > 0;
 }
 
+int lab_device_missing(char *why, size_t len)
+{
+    int n = 0, driver = 0;
+    cudaError_t err = cudaGetDeviceCount(&n);
+    if (err == cudaSuccess && n > 0)
+        return 0;
+    // Without a driver the runtime says "CUDA driver version is insufficient": there is none.
+    if (cudaDriverGetVersion(&driver) != cudaSuccess || driver == 0)
+        snprintf(why, len, "no NVIDIA driver is installed");
+    else
+        snprintf(why, len, "%s", err != cudaSuccess ? cudaGetErrorString(err) : "none found");
+    cudaGetLastError();
+    return 1;
+}
+
 void lab_device_open(int ordinal)
 {
     int n = 0;
-    cudaError_t err = cudaGetDeviceCount(&n);
-    if (err != cudaSuccess || n == 0) {
-        printf("SKIP: no CUDA device (%s)\n", err != cudaSuccess ? cudaGetErrorString(err) : "none found");
+    char why[256];
+    if (lab_device_missing(why, sizeof why)) {
+        printf("SKIP: no CUDA device (%s)\n", why);
         fflush(stdout);
         exit(LAB_EXIT_SKIP);
     }
+    CUDA_CHECK(cudaGetDeviceCount(&n));
     if (ordinal >= n) {
         fprintf(stderr, "error: --device %d, but this machine has %d CUDA device(s)\n", ordinal, n);
         exit(LAB_EXIT_USAGE);

@@ -73,6 +73,9 @@ typedef struct lab_device_info {
 
 /* Select device `ordinal`; when none is usable print one SKIP line and exit(LAB_EXIT_SKIP). */
 void lab_device_open(int ordinal);
+/* 1 when no CUDA device is usable, with why in one phrase ("no NVIDIA driver is installed",
+ * or the runtime's own words); 0 otherwise. */
+int lab_device_missing(char *why, size_t len);
 /* 1 when at least one CUDA device is usable, without exiting. */
 int lab_device_available(void);
 void lab_device_query(int ordinal, lab_device_info *info);
@@ -384,6 +387,10 @@ void lab_report_comment(lab_report *r, const char *fmt, ...);
 void lab_report_case(lab_report *r, const lab_case_result *c);
 /* Writes the plan if it was not known, flushes, closes; returns 0 on success. */
 int lab_report_close(lab_report *r);
+/* A report of a run that skipped every case: the header and "1..0 # SKIP why". path NULL:
+ * nothing. 0, or -1 after one error line. */
+int lab_report_skip_all(const char *path, const char *program, const char *task, uint64_t seed,
+                        const char *why);
 
 /* ======================================================================= dumps */
 typedef enum lab_dtype { LAB_F32, LAB_F64, LAB_I32, LAB_U32, LAB_U8 } lab_dtype;

@@ -216,7 +216,16 @@ static void open_device(int ordinal, char *describe, size_t len)
 // verification is in both, so that --check-seed can repeat it.
 static lab_report *open_run(const lab_task *t, const lab_options *o, const char *prog, size_t planned)
 {
-    char device[320] = "";
+    char device[320] = "", why[256];
+    if (!o->verify_dir && lab_device_missing(why, sizeof why)) {
+        // the report says so too: a report that is not there reads as a crash
+        char skip[300];
+        snprintf(skip, sizeof skip, "no CUDA device (%s)", why);
+        lab_report_skip_all(o->report, prog, t->name, o->seed, skip);
+        printf("SKIP: %s\n", skip);
+        fflush(stdout);
+        exit(LAB_EXIT_SKIP);
+    }
     if (!o->verify_dir) {
         const double t0 = lab_wall_s();
         open_device(o->device, device, sizeof device);
