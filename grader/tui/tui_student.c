@@ -120,6 +120,20 @@ static int replace(const char *path, const char *data, size_t len, char *backup,
 void tui_reset_ask(struct tui *ui, size_t task)
 {
     const struct task *t = course_task(ui->course, task);
+    const char *path = task_exercise_path(t), *rel = tui_relative(ui, path);
+    /* nothing to ask when there is nothing to reset to, or nothing to reset */
+    char why[512];
+    size_t len;
+    char *data = shipped(course_root(ui->course), rel, &len, why, sizeof why);
+    int same = data && same_content(path, data, len);
+    free(data);
+    if (!data || same) {
+        if (!data)
+            tui_message(ui, TUI_C_WRONG, "cannot reset: %s", why);
+        else
+            tui_message(ui, TUI_C_NORMAL, "%s is already the shipped version", rel);
+        return;
+    }
     ui->confirm_reset = task + 1;
     tui_message(ui, TUI_C_WARN, "reset %s to the shipped version (y/N)? yours is kept as a .bak",
                 tui_relative(ui, task_exercise_path(t)));

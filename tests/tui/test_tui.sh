@@ -30,6 +30,7 @@ fi
 
 COURSE=$TEST_TMP/course
 cp -r tests/tui/course "$COURSE"
+cp .gitignore "$COURSE/" # the course's own: build output, progress, a reset's backups
 stand_in_install "$COURSE"
 # A git checkout, as a student's course is: `r` resets an exercise to git's HEAD version.
 git -C "$COURSE" init -q && git -C "$COURSE" add -A &&
@@ -219,6 +220,12 @@ if git -C "$COURSE" diff --quiet -- exercises/01-first/double_it.cu; then
 else bad "the exercise is not the shipped version"; fi
 if grep -q 'edited in the editor' "$SHIPPED".bak-*; then ok "the student's file is kept as the backup"
 else bad "no backup holds the student's edit"; fi
+keys r
+wait_for 'exercises/01-first/double_it.cu is already the shipped version' 3 \
+  "r on the shipped version says so, and asks nothing"
+absent '\(y/N\)' "no question asked"
+[ -z "$(git -C "$COURSE" status --porcelain --untracked-files=all -- exercises | grep -F '.bak-')" ] &&
+  ok "git ignores the backup" || bad "the backup shows in git status"
 
 # ------------------------------------------------------------------ help
 keys '?'
