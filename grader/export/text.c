@@ -2,6 +2,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fs.h"
+
 #include "collect.h"
 #include "formats.h"
 #include "model_impl.h"
@@ -27,6 +29,41 @@ static void story_cases(const struct task_result *r, struct strbuf *b)
         sb_printf(b, "  ... and %zu more failing cases\n", failing - shown);
 }
 
+/* The program ended before its outputs were checked: what each case says then is only that
+ * its dump is not there, once per case; what the program printed last says more. */
+static int ended_early(const struct task_result *r)
+{
+    return r->outcome == OUTCOME_CRASHED || r->outcome == OUTCOME_TIMED_OUT ||
+           r->outcome == OUTCOME_CUDA_ERROR;
+}
+
+/* The last n lines of the file at path (its captured stream), indented; nothing when it is
+ * gone or empty. 1 when some were written. */
+static int story_tail(const char *path, const char *what, size_t n, struct strbuf *b)
+{
+    char *text = path && path[0] ? read_text_file(path, (size_t)1 << 20) : NULL;
+    size_t len = text ? strlen(text) : 0;
+    while (len > 0 && (text[len - 1] == '\n' || text[len - 1] == '\r'))
+        text[--len] = '\0';
+    if (!len) {
+        free(text);
+        return 0;
+    }
+    const char *start = text + len;
+    for (size_t lines = 0; start > text && lines < n; start--)
+        lines += start[-1] == '\n';
+    if (*start == '\n') /* stopped on the newline before the first line kept */
+        start++;
+    sb_printf(b, "the last lines it printed (%s):\n", what);
+    for (const char *p = start; *p;) {
+        size_t k = strcspn(p, "\n");
+        sb_printf(b, "  | %.*s\n", (int)k, p);
+        p += k + (p[k] == '\n');
+    }
+    free(text);
+    return 1;
+}
+
 char *task_story(const struct task_result *r)
 {
     struct strbuf b = { 0 };
@@ -38,9 +75,16 @@ char *task_story(const struct task_result *r)
     if (r->reason[0])
         sb_printf(&b, ": %s", r->reason);
     sb_puts(&b, "\n");
-    if (r->n_cases > 0)
-        sb_printf(&b, "cases: %zu of %zu verified\n", result_cases_passed(r), r->n_cases);
-    story_cases(r, &b);
+    if (r->n_cases > 0 && ended_early(r)) {
+        sb_printf(&b, "cases: %zu of %zu verified: the program ended before it wrote the "
+                      "others' outputs\n", result_cases_passed(r), r->n_cases);
+        if (!story_tail(r->stderr_path, "stderr", 5, &b))
+            story_tail(r->stdout_path, "stdout", 5, &b);
+    } else {
+        if (r->n_cases > 0)
+            sb_printf(&b, "cases: %zu of %zu verified\n", result_cases_passed(r), r->n_cases);
+        story_cases(r, &b);
+    }
     if (r->speed_measured)
         sb_printf(&b, "speed (%s): %.3g x the reference, threshold %.3g\n", r->speed_case,
                   r->speed_ratio, r->speed_threshold);

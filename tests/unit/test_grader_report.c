@@ -184,6 +184,37 @@ static void story_says_unlocked(void **state)
     task_result_free(r);
 }
 
+/* A crash's story says once that the cases were not verified, and quotes what the program
+ * printed last, not each case's missing dump. */
+static void story_of_a_crash(void **state)
+{
+    (void)state;
+    struct task_result *r = sample_result();
+    r->outcome = OUTCOME_CRASHED;
+    result_set_reason(r, "killed by SIGSEGV");
+    struct case_result *c = &r->cases[0];
+    c->status = CASE_ERROR;
+    c->bad = 0;
+    set_str(&c->first_mismatch, "");
+    set_str(&c->note, "no output dumped for case 17x31x5, repetition 0");
+    char path[] = "/tmp/grader-stderr-XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    const char *err = "one\ntwo\nthree\nfour\nfive\nsix\nsegfault at row 12\n";
+    assert_int_equal(write(fd, err, strlen(err)), (ssize_t)strlen(err));
+    close(fd);
+    set_str(&r->stderr_path, path);
+    char *story = task_story(r);
+    assert_null(strstr(story, "no output dumped"));
+    assert_non_null(strstr(story, "cases: 0 of 1 verified: the program ended before"));
+    assert_non_null(strstr(story, "the last lines it printed (stderr):\n  | three\n  | four\n"
+                                  "  | five\n  | six\n  | segfault at row 12\n"));
+    assert_null(strstr(story, "| two"));
+    free(story);
+    unlink(path);
+    task_result_free(r);
+}
+
 static void formats(void **state)
 {
     (void)state;
@@ -202,6 +233,7 @@ int main(void)
         cmocka_unit_test(result_json_round_trip),
         cmocka_unit_test(scores_and_state),
         cmocka_unit_test(story_says_unlocked),
+        cmocka_unit_test(story_of_a_crash),
         cmocka_unit_test(formats),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
