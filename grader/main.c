@@ -330,6 +330,28 @@ static void catch_interrupts(struct grader_opts *o)
     o->grade.cancel = &interrupted;
 }
 
+/* The lesson.ini error behind a task name that was not found: the name's lesson (L/T), or a
+ * lesson whose directory holds T's harness, did not load. NULL when none explains it. */
+static const char *broken_lesson_of(const struct course *course, const char *name)
+{
+    const char *slash = strchr(name, '/');
+    for (size_t i = 0; i < course_lesson_count(course); i++) {
+        const struct lesson *l = course_lesson(course, i);
+        if (!lesson_error(l))
+            continue;
+        if (slash ? strlen(lesson_id(l)) == (size_t)(slash - name) &&
+                        strncmp(lesson_id(l), name, (size_t)(slash - name)) == 0
+                  : 0)
+            return lesson_error(l);
+        char *harness = xasprintf("%s/%s_harness.cu", lesson_dir(l), slash ? slash + 1 : name);
+        int there = access(harness, F_OK) == 0;
+        free(harness);
+        if (there)
+            return lesson_error(l);
+    }
+    return NULL;
+}
+
 /* The tasks named (all when none): fills chosen; -1, or an exit status. */
 static int choose_tasks(struct course *course, const struct cli *c, struct task **chosen,
                         size_t *n)
@@ -337,6 +359,12 @@ static int choose_tasks(struct course *course, const struct cli *c, struct task 
     *n = 0;
     for (size_t i = 0; i < c->n_tasks; i++) {
         struct task *t = course_find_task(course, c->tasks[i]);
+        const char *broken = t ? NULL : broken_lesson_of(course, c->tasks[i]);
+        if (broken) { /* the course's trouble, not the command line's: exit 1, as for it */
+            fprintf(stderr, "grader: no task '%s': its lesson did not load: %s\n", c->tasks[i],
+                    broken);
+            return GRADER_EXIT_NOT_ALL;
+        }
         if (!t)
             return usage_error("no task '%s' in this course (grader --batch --format text "
                                "lists them)", c->tasks[i]);

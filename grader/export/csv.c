@@ -46,6 +46,19 @@ void csv_course(const struct course *c, int only_graded, struct strbuf *b)
     for (size_t i = 0; i < course_task_count(c); i++)
         if (report_included(course_task(c, i), only_graded))
             csv_task(course_task(c, i), b);
+    /* a lesson whose lesson.ini did not load has no tasks to list: one row says why */
+    for (size_t i = 0; i < course_lesson_count(c); i++) {
+        const struct lesson *l = course_lesson(c, i);
+        if (!lesson_error(l))
+            continue;
+        char *id = xasprintf("%s/lesson.ini", lesson_id(l));
+        cell(b, id, ",");
+        cell(b, lesson_id(l), ",");
+        cell(b, "lesson.ini", ",");
+        cell(b, outcome_key(OUTCOME_NOT_RUN), ",0,0,,,,,,,");
+        cell(b, lesson_error(l), "\r\n");
+        free(id);
+    }
 }
 
 static void book_row(const struct gb_book *bk, size_t i, struct strbuf *b)

@@ -54,6 +54,17 @@ static void course_student(const struct course *c, int only_graded, struct gb_st
         first = 0;
     }
     s->seed_known &= !first;
+    /* a lesson whose lesson.ini did not load has no tasks: one test, worth nothing, says why */
+    for (size_t i = 0; i < course_lesson_count(c); i++) {
+        const struct lesson *l = course_lesson(c, i);
+        if (!lesson_error(l))
+            continue;
+        char *id = xasprintf("%s/lesson.ini", lesson_id(l));
+        char *why = xasprintf("%s: %s\n", outcome_name(OUTCOME_NOT_RUN), lesson_error(l));
+        gb_student_add_task(s, id, "lesson.ini", 0, 0, outcome_key(OUTCOME_NOT_RUN), why, NULL);
+        free(why);
+        free(id);
+    }
 }
 
 void gradescope_course(const struct course *c, int only_graded, struct strbuf *b)

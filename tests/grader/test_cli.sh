@@ -24,6 +24,24 @@ usage_error "root with no course in it" --batch --root "$TEST_TMP/empty"
 usage_error "doctor --root without its value" doctor --root
 usage_error "flag without its value" --batch --root
 usage_error "unknown task" --batch no_such_task --root "$course"
+# a task of a lesson whose lesson.ini does not load: that error, not "no task"
+broken="$TEST_TMP/broken"
+fixture_copy "$broken" 01-basics
+printf 'this is not key = value\n' >>"$broken/lessons/01-basics/lesson.ini"
+for name in pass 01-basics/pass; do
+  expect_exit 1 "$name in a broken lesson: exit 1" "$GRADER" --batch "$name" --root "$broken" --no-state
+  expect_grep "^grader: no task '$name': its lesson did not load: .*lesson.ini:[0-9]+: " \
+    "$TEST_TMP/out" "$name in a broken lesson: the lesson.ini's own error, with its line"
+done
+# CSV and Gradescope say it too (JSON has its "errors" list)
+"$GRADER" --batch --root "$broken" --no-state --format csv --output "$TEST_TMP/b.csv" >/dev/null 2>&1
+expect_grep '^01-basics/lesson\.ini,01-basics,lesson\.ini,not_run,0,0,,,,,,,.*lesson\.ini:[0-9]+: ' \
+  "$TEST_TMP/b.csv" "csv: a row for the lesson that did not load, with its error"
+"$GRADER" --batch --root "$broken" --no-state --format gradescope --output "$TEST_TMP/b.json" >/dev/null 2>&1
+py_json "gradescope: a test worth nothing for the lesson that did not load, with its error" '
+t = [x for x in d["tests"] if x["name"].startswith("01-basics/lesson.ini")]
+assert len(t) == 1 and t[0]["max_score"] == 0 and "lesson.ini:" in t[0]["output"], d["tests"]
+' "$TEST_TMP/b.json"
 usage_error "task without --batch" pass --root "$course"
 usage_error "root that is no directory" --batch --root "$TEST_TMP/nowhere"
 usage_error "doctor with a bad argument" doctor --bogus
