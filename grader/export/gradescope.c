@@ -36,6 +36,9 @@ void gb_student_add_result(struct gb_student *s, const struct task *t,
 static void course_student(const struct course *c, int only_graded, struct gb_student *s)
 {
     int first = 1;
+    /* the grading's wall time, from the first task's start to the last one's end: tasks graded
+     * side by side (-j) overlap, so the sum of their durations would count that time again */
+    double began = 0, ended = 0;
     s->seed_known = 1;
     for (size_t i = 0; i < course_task_count(c); i++) {
         const struct task *t = course_task(c, i);
@@ -45,7 +48,9 @@ static void course_student(const struct course *c, int only_graded, struct gb_st
         gb_student_add_result(s, t, r);
         if (!r)
             continue;
-        s->execution_time += result_duration_s(r);
+        double start = (double)result_graded_at(r), end = start + result_duration_s(r);
+        began = first || start < began ? start : began;
+        ended = first || end > ended ? end : ended;
         if (result_graded_at(r) > s->graded_at)
             s->graded_at = result_graded_at(r);
         if (!first && result_seed(r) != s->seed)
@@ -54,6 +59,7 @@ static void course_student(const struct course *c, int only_graded, struct gb_st
         first = 0;
     }
     s->seed_known &= !first;
+    s->execution_time = first ? 0 : ended - began;
     /* a lesson whose lesson.ini did not load has no tasks: one test, worth nothing, says why */
     for (size_t i = 0; i < course_lesson_count(c); i++) {
         const struct lesson *l = course_lesson(c, i);

@@ -215,6 +215,31 @@ static void story_of_a_crash(void **state)
     task_result_free(r);
 }
 
+/* Gradescope's execution_time is the grading's wall time: two tasks of 10 s graded side by
+ * side, started 2 s apart, took 12 s, not 20. */
+static void gradescope_execution_time(void **state)
+{
+    (void)state;
+    struct course *c = course_load("tests/grader/fixture");
+    const char *names[2] = {"pass", "wrong"};
+    for (int i = 0; i < 2; i++) {
+        struct task_result *r = result_new();
+        r->outcome = OUTCOME_PASSED;
+        r->graded_at = 1000 + 2 * i;
+        r->duration_s = 10;
+        task_set_result(course_find_task(c, names[i]), r);
+    }
+    struct strbuf b = {0};
+    gradescope_course(c, 1, &b);
+    char *text = sb_take(&b);
+    cJSON *j = cJSON_Parse(text);
+    assert_non_null(j);
+    assert_float_equal(cJSON_GetObjectItem(j, "execution_time")->valuedouble, 12, 1e-9);
+    cJSON_Delete(j);
+    free(text);
+    course_free(c);
+}
+
 static void formats(void **state)
 {
     (void)state;
@@ -234,6 +259,7 @@ int main(void)
         cmocka_unit_test(scores_and_state),
         cmocka_unit_test(story_says_unlocked),
         cmocka_unit_test(story_of_a_crash),
+        cmocka_unit_test(gradescope_execution_time),
         cmocka_unit_test(formats),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
