@@ -113,7 +113,9 @@ batch_reference() {
   local task outcome score
   while IFS=$'\t' read -r task outcome score; do BATCH[$task]="$outcome $score"; done < <(
     python3 -c 'import csv,sys
-for r in csv.DictReader(open(sys.argv[1], newline="")): print(r["task"], r["outcome"], r["score"], sep="\t")' \
+for r in csv.DictReader(open(sys.argv[1], newline="")):
+    if not r["task"].endswith("/lesson.ini"):  # a lesson that did not load: its own row
+        print(r["task"], r["outcome"], r["score"], sep="\t")' \
       "$TEST_TMP/batch.csv")
   [ ${#BATCH[@]} -eq ${#TASKS[@]} ] || { bad "grader --batch graded ${#BATCH[@]} of ${#TASKS[@]} tasks"; cat "$TEST_TMP/batch.err"; }
 }
