@@ -285,18 +285,27 @@ static int student_file(const struct object *o, const char *file)
            (plen == slen || file[plen - slen - 1] == '/');
 }
 
+/* The line table's source file of the code at offset off of section shndx, and its line in
+ * *line (may be NULL); NULL when the table has no place there. */
+static const char *file_at(const struct object *o, size_t shndx, uint64_t off, int *line)
+{
+    if (!o->mod || !is_exec(o, shndx))
+        return NULL;
+    Dwfl_Line *l = dwfl_module_getsrc(o->mod, o->bias + o->secs[shndx].addr + off);
+    return l ? dwfl_lineinfo(l, NULL, line, NULL, NULL, NULL) : NULL;
+}
+
 /* The innermost place in the student's file of the code at section:offset: the line table's
  * place, else the call site of each inlined function around it, innermost first. 0: none. */
 static int line_at(const struct object *o, size_t shndx, uint64_t off, int inlines)
 {
+    int line = 0;
+    const char *file = file_at(o, shndx, off, &line);
+    if (file && student_file(o, file))
+        return line;
     if (!o->mod || !is_exec(o, shndx))
         return 0;
     Dwarf_Addr addr = o->bias + o->secs[shndx].addr + off;
-    Dwfl_Line *l = dwfl_module_getsrc(o->mod, addr);
-    int line = 0;
-    const char *file = l ? dwfl_lineinfo(l, NULL, &line, NULL, NULL, NULL) : NULL;
-    if (file && student_file(o, file))
-        return line;
     if (!inlines)
         return 0;
     Dwarf_Addr bias;
@@ -498,10 +507,9 @@ static int nvtx_definition(const struct object *o, const struct sym *s)
         return 0;
     if (s->type == STT_OBJECT)
         return 1;
-    if (s->type != STT_FUNC || !o->mod || !is_exec(o, s->shndx))
+    if (s->type != STT_FUNC)
         return 0;
-    Dwfl_Line *l = dwfl_module_getsrc(o->mod, o->bias + o->secs[s->shndx].addr + s->value);
-    const char *file = l ? dwfl_lineinfo(l, NULL, NULL, NULL, NULL, NULL) : NULL;
+    const char *file = file_at(o, s->shndx, s->value, NULL);
     return file && strstr(file, "/nvtx3/") != NULL;
 }
 
@@ -525,16 +533,6 @@ static int nvtx_call(const struct judge *j, size_t sym)
     return any;
 }
 
-/* The source file of the code at offset off of section shndx; NULL when the line table has
- * none there. */
-static const char *file_at(const struct object *o, size_t shndx, uint64_t off)
-{
-    if (!o->mod || !is_exec(o, shndx))
-        return NULL;
-    Dwfl_Line *l = dwfl_module_getsrc(o->mod, o->bias + o->secs[shndx].addr + off);
-    return l ? dwfl_lineinfo(l, NULL, NULL, NULL, NULL, NULL) : NULL;
-}
-
 /* Thrust and CUB make the device of their work the current one around it (libcu++'s
  * ensure_current_device under cub::PtxVersion and the dispatchers), with cudaSetDevice inlined
  * into the caller: 1 when the call is that one and every place that names it is code of the
@@ -549,7 +547,7 @@ static int library_call(const struct judge *j, size_t sym)
         const struct reloc *r = &j->o->rels[i];
         if (r->sym != sym)
             continue;
-        const char *file = file_at(j->o, r->section, r->offset);
+        const char *file = file_at(j->o, r->section, r->offset, NULL);
         if (!file || !(strstr(file, "/cccl/") || strstr(file, "/thrust/") ||
                        strstr(file, "/cub/") || strstr(file, "/cuda/std/")))
             return 0;
