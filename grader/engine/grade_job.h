@@ -186,6 +186,12 @@ void step_ncu(struct job *j);
 /* The ncu to run, its view added to the sandbox once; NULL when none (and then, when say,
  * speed.ncu unavailable with why). */
 char *ncu_tool(struct job *j, int say);
+/* ncu run as argv says, with its log at log: as the student's program (in the sandbox, its
+ * bounds) or, trusted, as the reference's; the GPU as use says. What the program prints goes
+ * to out, never read. Returns the log (malloc'd, NULL when none), and in how the way the run
+ * ended when it did not exit by itself ("" otherwise). */
+char *ncu_logged_run(struct job *j, char *const *argv, int student, const char *log,
+                     const char *out, enum gpu_use use, char *how, size_t howlen);
 
 /* grade_profile.c: the exercise's speed case under ncu with o->profile_args, in the sandbox
  * as ncu's cross-check runs it, then the reference's, trusted; their outputs, or why there

@@ -142,6 +142,25 @@ static void ncu_view(struct job *j, const char *tool)
     }
 }
 
+char *ncu_logged_run(struct job *j, char *const *argv, int student, const char *log,
+                     const char *out, enum gpu_use use, char *how, size_t howlen)
+{
+    struct run_spec s;
+    if (student)
+        job_spec_student(j, &s, argv, j->o->ncu_timeout_s);
+    else
+        job_spec_init(j, &s, argv, j->o->ncu_timeout_s);
+    s.stdout_path = s.stderr_path = out;
+    s.data_bytes = 0; /* the profiler's own memory is not the program's */
+    struct run_result res;
+    job_run_gpu(j, &s, &res, use, 1);
+    if (res.end == RUN_EXITED)
+        how[0] = 0; /* what it had to say is in its log */
+    else
+        run_describe(&s, &res, how, howlen);
+    return read_text_file(log, LOG_READ_MAX);
+}
+
 /* The profiled run, with the GPU as use says (gpulock.h); returns ncu's log (malloc'd, NULL
  * when none), and in how the way it ended when it did not exit. Only the log is read: what the
  * program prints goes to ncu.out beside it, and could say anything, "==ERROR== ..." included. */
@@ -159,17 +178,7 @@ static char *ncu_run(struct job *j, const char *tool, const char *speed_case, en
                           j->ex_bin, "--seed", j->seed_arg, "--dump", dump, "--report", tap,
                           "--case", (char *)speed_case, "--warmup", "0", "--reps", reps,
                           NULL};
-    struct run_spec s;
-    job_spec_student(j, &s, argv, j->o->ncu_timeout_s);
-    s.stdout_path = s.stderr_path = out;
-    s.data_bytes = 0; /* the profiler's own memory is not the student's */
-    struct run_result res;
-    job_run_gpu(j, &s, &res, use, 1);
-    if (res.end == RUN_EXITED)
-        how[0] = 0; /* what it had to say is in its log */
-    else
-        run_describe(&s, &res, how, howlen);
-    char *text = read_text_file(log, LOG_READ_MAX);
+    char *text = ncu_logged_run(j, argv, 1, log, out, use, how, howlen);
     free(log);
     free(dump);
     free(tap);

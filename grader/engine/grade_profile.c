@@ -44,20 +44,8 @@ static char *profile_run(struct job *j, const char *tool, int reference, char *h
     for (size_t i = 0; i < sizeof tail / sizeof *tail; i++)
         argv[n++] = tail[i];
     argv[n] = NULL;
-    struct run_spec s;
-    if (reference)
-        job_spec_init(j, &s, (char *const *)argv, j->o->ncu_timeout_s);
-    else
-        job_spec_student(j, &s, (char *const *)argv, j->o->ncu_timeout_s);
-    s.stdout_path = s.stderr_path = out;
-    s.data_bytes = 0; /* the profiler's own memory is not the program's */
-    struct run_result res;
-    job_run_gpu(j, &s, &res, GPU_ALONE, 1);
-    if (res.end == RUN_EXITED)
-        how[0] = 0;
-    else
-        run_describe(&s, &res, how, howlen);
-    char *text = read_text_file(log, LOG_READ_MAX);
+    char *text = ncu_logged_run(j, (char *const *)argv, !reference, log, out, GPU_ALONE, how,
+                                howlen);
     remove_tree(dump);
     free(log);
     free(dump);
