@@ -17,6 +17,13 @@ const char *lab_status_name(lab_status s)
     return s <= LAB_SKIPPED ? names[s] : LAB_STATUS_ERROR;
 }
 
+// The version line and the comments every report starts with.
+static void write_header(FILE *f, const char *program, const char *task, uint64_t seed)
+{
+    fprintf(f, "TAP version 13\n# " LAB_TAP_PROGRAM ": %s\n# " LAB_TAP_TASK ": %s\n# " LAB_TAP_SEED
+            ": %llu\n", program, task, (unsigned long long)seed);
+}
+
 lab_report *lab_report_open(const char *path, const char *program, const char *task,
                             uint64_t seed, size_t planned)
 {
@@ -31,8 +38,7 @@ lab_report *lab_report_open(const char *path, const char *program, const char *t
         free(r);
         return NULL;
     }
-    fprintf(r->f, "TAP version 13\n# " LAB_TAP_PROGRAM ": %s\n# " LAB_TAP_TASK ": %s\n# " LAB_TAP_SEED
-            ": %llu\n", program, task, (unsigned long long)seed);
+    write_header(r->f, program, task, seed);
     if (planned)
         fprintf(r->f, "1..%zu\n", planned);
     fflush(r->f);
@@ -49,8 +55,8 @@ int lab_report_skip_all(const char *path, const char *program, const char *task,
         perror(path);
         return -1;
     }
-    fprintf(f, "TAP version 13\n# " LAB_TAP_PROGRAM ": %s\n# " LAB_TAP_TASK ": %s\n# " LAB_TAP_SEED
-            ": %llu\n1..0 # SKIP %s\n", program, task, (unsigned long long)seed, why);
+    write_header(f, program, task, seed);
+    fprintf(f, "1..0 # SKIP %s\n", why);
     return fclose(f) == 0 ? 0 : -1;
 }
 
