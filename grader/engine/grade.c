@@ -28,7 +28,7 @@
 
 static const char *const step_names[GRADE_STEP_COUNT] = {
     "building", "checking symbols", "listing cases", "running", "verifying",
-    "timing the reference", "sanitizing", "done",
+    "timing the reference", "sanitizing", "profiling", "done",
 };
 
 const char *grade_step_name(enum grade_step s)
@@ -764,8 +764,11 @@ static void run_speed(struct job *j)
         fast_enough = second_look(j);
     if (fast_enough && !job_cancelled(j))
         step_ncu(j);
-    if (j->o->profile_args && j->r->speed_measured && !job_cancelled(j))
+    if (j->o->profile_args && j->r->speed_measured && !job_cancelled(j)) {
+        double t0 = now_s();
         step_profile(j);
+        j->r->step_s[GRADE_STEP_PROFILE] += now_s() - t0;
+    }
 }
 
 struct grading {

@@ -23,7 +23,7 @@
 
 #include "model.h"
 
-/* The first seven are also the indexes of result_step_s (model.h). */
+/* The first eight are also the indexes of result_step_s (model.h). */
 enum grade_step {
     GRADE_STEP_BUILD = 0,
     GRADE_STEP_SYMBOLS,
@@ -32,11 +32,12 @@ enum grade_step {
     GRADE_STEP_VERIFY,
     GRADE_STEP_REFERENCE,
     GRADE_STEP_SANITIZE,
+    GRADE_STEP_PROFILE,
     GRADE_STEP_DONE,
     GRADE_STEP_COUNT
 };
 /* "building", "checking symbols", "listing cases", "running", "verifying", "timing the
- * reference", "sanitizing", "done" */
+ * reference", "sanitizing", "profiling", "done" */
 const char *grade_step_name(enum grade_step s);
 
 /* Called from the grading thread before each step (detail: e.g. the sanitizer tool, or NULL)

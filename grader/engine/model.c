@@ -262,7 +262,8 @@ double result_step_s(const struct task_result *r, int step)
 const char *result_step_key(int step)
 {
     static const char *const keys[RESULT_STEPS] = {"build", "symbols", "list", "run",
-                                                   "verify", "reference", "sanitize"};
+                                                   "verify", "reference", "sanitize",
+                                                   "profile"};
     return step >= 0 && step < RESULT_STEPS ? keys[step] : "?";
 }
 

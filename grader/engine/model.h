@@ -246,7 +246,7 @@ const char *result_forbidden(const struct task_result *r, size_t i);
 
 /* Wall seconds each grading step took, by step index (0 build, 1 symbols, 2 list, 3 run,
  * 4 verify, 5 reference, 6 sanitize: enum grade_step of grade.h); 0 for a step not taken. */
-#define RESULT_STEPS 7
+#define RESULT_STEPS 8
 double result_step_s(const struct task_result *r, int step);
 /* "build", "symbols", "list", "run", "verify", "reference", "sanitize" (JSON keys). */
 const char *result_step_key(int step);

@@ -233,10 +233,14 @@ void profile_digest_text(const struct profile_digest *d, const char *indent, str
         stalls(&d->side[s], b);
         sb_puts(b, "\n");
         const struct profile_side *p = &d->side[s];
-        for (size_t i = 0; i < p->n && i < 4; i++)
-            sb_printf(b, "%s    %.60s <<<%s, %s>>> %.3g ms, %.0f registers\n", indent,
-                      p->k[i].name, p->k[i].grid, p->k[i].block, p->k[i].fig[PF_time_ms],
-                      p->k[i].fig[PF_registers]);
+        for (size_t i = 0; i < p->n && i < 4; i++) {
+            /* the name without its parameter list: the launch shape fits on the line */
+            const char *name = p->k[i].name, *paren = strchr(name, '(');
+            int len = paren && paren > name ? (int)(paren - name) : (int)strlen(name);
+            sb_printf(b, "%s    %.*s <<<%s, %s>>> %.3g ms, %.0f registers\n", indent,
+                      len > 48 ? 48 : len, name, p->k[i].grid, p->k[i].block,
+                      p->k[i].fig[PF_time_ms], p->k[i].fig[PF_registers]);
+        }
         if (p->n > 4)
             sb_printf(b, "%s    ... %zu launches in all\n", indent, p->n);
     }

@@ -33,7 +33,7 @@ enum profile_how { PH_SUM, PH_MAX, PH_TIME, PH_RATIO, PH_HARNESS };
     F(warp_efficiency, "threads active per instruction (of 32)", "", RATIO)                   \
     F(atomics, "global atomic requests", "", SUM)                                             \
     F(atomics_per_us, "global atomic requests per microsecond", "", RATIO)                    \
-    F(call_ms, "time per call, the harness's (copies and page faults too)", "ms", HARNESS)
+    F(call_ms, "time per call, copies and faults included", "ms", HARNESS)
 
 enum profile_figure {
 #define F(name, words, unit, how) PF_##name,

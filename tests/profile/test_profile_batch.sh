@@ -79,6 +79,26 @@ assert "ERR_NVGPUCTRPERM" in p["why"] and "NVreg_RestrictProfilingToAdminUsers=0
 assert "student" not in p and abs(p["harness"]["time_ms"] - 2.0) < 1e-9, p
 ' "$TEST_TMP/p.json"
 
+# The reference's side is profiled once per reference build and GPU (build/grader/profile-ref)
+# and serves later profiles; the student's side is profiled every time.
+rm -rf "$course/build/grader/profile-ref"
+for k in 1 2; do
+  FAKE_NCU_CALLS="$TEST_TMP/calls" run_batch "$TEST_TMP/again$k.json" json --profile prof_slow
+done
+# (the exercise's ncu runs in the sandbox, which cannot write the call log: its profile is
+# seen in each report instead)
+refs=$(grep -c '/solutions/' "$TEST_TMP/calls")
+for k in 1 2; do
+  py_json "profile $k of 2: the digest, the reference's side from ncu or the cache" '
+p = d["tasks"][0]["profile"]
+assert p["finding"]["key"] == "slow_kernels" and abs(p["reference"]["time_ms"] - 0.75) < 1e-9, p
+assert abs(p["student"]["time_ms"] - 1.5) < 1e-9, p
+assert d["tasks"][0]["steps"]["profile"] > 0, d["tasks"][0]["steps"]
+' "$TEST_TMP/again$k.json"
+done
+[ "$refs" = 1 ] && ok "two profiles of a task: the reference under ncu once" ||
+  bad "the reference went under ncu $refs times in two profiles (want 1: the second from the cache)"
+
 run_batch "$TEST_TMP/p.txt" text --profile prof_slow prof_noperm
 grep -q 'profile: your kernels take 1.5 ms where the reference.s take 0.75 ms (Lesson 05, section 1)' \
   "$TEST_TMP/p.txt" && ok "text: the finding under the task, with the lesson that teaches it" ||
