@@ -227,6 +227,7 @@ double result_max_score(const struct task_result *r) { return r->max_score; }
 const char *result_reason(const struct task_result *r) { return r->reason; }
 uint64_t result_seed(const struct task_result *r) { return r->seed; }
 double result_duration_s(const struct task_result *r) { return r->duration_s; }
+double result_wait_s(const struct task_result *r) { return r->wait_s; }
 int64_t result_graded_at(const struct task_result *r) { return r->graded_at; }
 const char *result_exercise_hash(const struct task_result *r) { return r->exercise_hash; }
 int result_exit_status(const struct task_result *r) { return r->exit_status; }

@@ -190,7 +190,12 @@ double result_max_score(const struct task_result *r);
  * cublasSgemm_v2 (forbid = cublas)", "killed by SIGSEGV"); "" for a plain pass. */
 const char *result_reason(const struct task_result *r);
 uint64_t result_seed(const struct task_result *r);
-double result_duration_s(const struct task_result *r);  /* wall time of the whole grading */
+/* The grading's own working time: from its start to its end, less wait_s. */
+double result_duration_s(const struct task_result *r);
+/* The time it waited, from its start to its end: for the GPU's lock (its own thread's, not the
+ * sanitizers' beside it), for its turn at the GPU, and between its stages for other tasks
+ * (grade_many). duration_s + wait_s is its wall span. */
+double result_wait_s(const struct task_result *r);
 int64_t result_graded_at(const struct task_result *r);   /* unix time */
 /* Content hash (hex) of the exercise file that was graded; "" when unknown. */
 const char *result_exercise_hash(const struct task_result *r);

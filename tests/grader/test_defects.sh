@@ -38,6 +38,26 @@ sleep 0.5
 if pgrep -f "^$hang_bin( |$)" >/dev/null; then bad "the student's program survived the grader"; pkill -KILL -f "^$hang_bin"
 else ok "SIGINT: no process of the student's program is left"; fi
 
+# ---- a task's duration_s is its own work; the time it waited for the GPU's lock is wait_s
+lock=$(ls "$course"/build/grader/*-gpu.lock)
+flock -x "$lock" sleep 2 &
+held=$!
+sleep 0.3
+t0=$(date +%s.%N)
+"$GRADER" --batch --root "$course" --no-sanitize --no-state pass --format json \
+  --output "$TEST_TMP/wait.json" 2>/dev/null
+wall=$(echo "$(date +%s.%N) - $t0" | bc)
+wait "$held"
+py_json "duration_s leaves out the 1.7 s waited for the GPU's lock; wait_s holds it" "
+t = d['tasks'][0]
+assert t['outcome'] == 'passed', t['outcome']
+assert t['wait_s'] >= 1.4, t['wait_s']
+assert t['duration_s'] < $wall - 1.4, (t['duration_s'], $wall)
+assert abs(t['duration_s'] + t['wait_s'] - $wall) < 0.5, (t['duration_s'], t['wait_s'], $wall)
+" "$TEST_TMP/wait.json"
+"$GRADER" --batch --root "$course" --no-sanitize --no-state pass --format csv >"$TEST_TMP/wait.csv" 2>/dev/null
+expect_grep '^task,.*,duration_s,wait_s,reason' "$TEST_TMP/wait.csv" "csv: a wait_s column after duration_s"
+
 # ---- a broken lesson.ini is exit 1 even when every graded task was skipped (no GPU)
 c2="$TEST_TMP/c2"
 fixture_copy "$c2" 02-faults 04-malformed
