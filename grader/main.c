@@ -320,6 +320,30 @@ static int resolve_copy(struct cli *cl, const char *root, struct grader_opts *o)
     return -1;
 }
 
+/* The directories a grading writes: the exercises' build (when it builds) and its work files.
+ * One that cannot be written is the grader's error, said once (exit 2), before any task is
+ * graded: never a zero for every task of a read-only course. */
+static int check_writable(const struct grade_opts *g)
+{
+    const char *bd = g->build_dir ? g->build_dir : "build";
+    char *exbuild = path_join(g->root, g->exbuild_dir ? g->exbuild_dir : bd);
+    char *work = g->work_dir ? path_join(g->root, g->work_dir) : path_join(exbuild, "grader");
+    const char *dirs[] = {g->build ? exbuild : NULL, work};
+    int rc = -1;
+    for (size_t i = 0; i < sizeof dirs / sizeof *dirs && rc < 0; i++) {
+        char *bad = dirs[i] ? dir_unwritable(dirs[i]) : NULL;
+        if (bad) {
+            fprintf(stderr, "grader: cannot write %s: %s (the grader builds and keeps its work "
+                            "files there)\n", bad, strerror(errno));
+            rc = GRADER_EXIT_USAGE;
+        }
+        free(bad);
+    }
+    free(exbuild);
+    free(work);
+    return rc;
+}
+
 /* Ctrl-C or SIGTERM: the grading in progress is cancelled (the runner kills the child's whole
  * process group) and the grader exits 130. */
 static volatile sig_atomic_t interrupted;
@@ -482,6 +506,8 @@ static int run_course(const char *root, struct cli *c, struct grader_opts *o)
     }
     o->grade.root = course_root(course);
     int rc = resolve_copy(c, course_root(course), o);
+    if (rc < 0)
+        rc = check_writable(&o->grade);
     /* Saved progress belongs to the course's own exercises, not to a copy being graded. */
     int use_state = !c->no_state && !o->grade.exercises_dir;
     char *state_path = use_state ? state_default_path(course_root(course)) : NULL;
