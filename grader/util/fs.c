@@ -43,9 +43,9 @@ char *dir_unwritable(const char *dir)
     if (mkdir_p(dir) != 0) {
         int err = errno;
         char *at = xstrdup(dir);
-        for (char *slash; !is_dir(at) && (slash = strrchr(at, '/')) && slash > at;)
+        for (char *slash; access(at, F_OK) != 0 && (slash = strrchr(at, '/')) && slash > at;)
             *slash = 0;
-        if (!is_dir(at))
+        if (access(at, F_OK) != 0)
             strcpy(at, "/");
         errno = err;
         return at;
