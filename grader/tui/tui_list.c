@@ -69,7 +69,7 @@ struct columns {
 static struct columns layout(void)
 {
     struct columns k = { .name = 3, .outcome_w = 18 };
-    int right = COLS - 1;
+    int right = COLS - 2; /* the last column is the scroll markers', a blank before it */
     if (COLS >= 80) {
         k.speed = right - 7;
         k.cases = k.speed - 8;
@@ -328,9 +328,9 @@ void tui_list_draw(struct tui *ui)
         }
     }
     if (ui->list_top + height < n_rows)
-        tui_put(bottom_y, COLS - 3, 1, TUI_C_DIM, 0, ui->utf8 ? "\xe2\x96\xbc" : "v");
+        tui_put(bottom_y, COLS - 1, 1, TUI_C_DIM, 0, ui->utf8 ? "\xe2\x96\xbc" : "v");
     if (ui->list_top > 0)
-        tui_put(top_y, COLS - 3, 1, TUI_C_DIM, 0, ui->utf8 ? "\xe2\x96\xb2" : "^");
+        tui_put(top_y, COLS - 1, 1, TUI_C_DIM, 0, ui->utf8 ? "\xe2\x96\xb2" : "^");
 
     for (int x = 0; x < COLS; x++)
         tui_put(LINES - 3, x, 1, TUI_C_DIM, 0, ui->utf8 ? "\xe2\x94\x80" : "-");

@@ -327,6 +327,13 @@ absent '\([^)]*\(' "and its line has no nested parentheses"
 keys Right
 wait_for 'skipped +- / 1 points' 2 "its details keep its maximum (- / 1 points)"
 keys q
+# At 70x14 the list scrolls: its markers sit in the last column, clear of the scores.
+tx resize-window -t "$SESSION" -x 70 -y 14
+keys g
+wait_for '[0-9-]+/[0-9]+ ▼$' 3 "70x14: the 'more below' marker is beside a whole score"
+keys G
+wait_for '[0-9-]+/[0-9]+ ▲$' 3 "70x14: the 'more above' marker is beside a whole score"
+tx resize-window -t "$SESSION" -x 100 -y 30
 keys q
 wait_for 'GRADER-EXIT=1' 5 "q quits the fixture course"
 
