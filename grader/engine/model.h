@@ -123,6 +123,10 @@ const struct task *course_task(const struct course *c, size_t i);
 struct task *course_task_mut(struct course *c, size_t i);
 /* "03-naive-matmul/matmul_naive", or just "matmul_naive" when unique; NULL when not found. */
 struct task *course_find_task(struct course *c, const char *name);
+/* The task whose id (a name with a '/') or name is nearest to a name that was not found, by
+ * edits of one character: at most 1 when the name's task part (after a '/') is shorter than 6,
+ * 2 shorter than 12, else 3. NULL when none is that near. */
+const struct task *course_nearest_task(const struct course *c, const char *name);
 /* Load errors, one line each: "lessons/05-texture/lesson.ini:12: ..." */
 size_t course_error_count(const struct course *c);
 const char *course_error(const struct course *c, size_t i);
