@@ -71,9 +71,10 @@ NVCCFLAGS := -std=c++17 -O3 -g -lineinfo $(GENCODE) $(INCLUDES) \
 LDCUDA    := -L$(CUDA_HOME)/lib64 -lcublas -lcudart -lpthread
 # ncursesw and tinfo by their runtime names: Debian's libncursesw.so is a linker script that
 # can pair one installation's libncursesw with another's libtinfo.
-# libelf and libdw read the exercise object (objcheck); libstdc++ demangles its C++ names.
-LDLIBS_GRADER := -l:libncursesw.so.6 -l:libtinfo.so.6 -linih -lcjson -lmd4c -ldw -lelf -lstdc++ -lm \
-                 -lpthread
+# libelf and libdw read the exercise object (objcheck); libstdc++ demangles its C++ names;
+# Nettle hashes (SHA-256).
+LDLIBS_GRADER := -l:libncursesw.so.6 -l:libtinfo.so.6 -linih -lcjson -lmd4c -ldw -lelf -lnettle -lstdc++ \
+                 -lm -lpthread
 
 ifneq ($(V),1)
 Q := @

@@ -2,6 +2,7 @@
 #include "lab.h"
 
 #include <errno.h>
+#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -84,22 +85,46 @@ static int add_cases(lab_options *o, char *list)
     return 0;
 }
 
-// Options that take a value; the value may follow as the next argument or after '='.
-static const char *const valued[] = {"--case",   "--seed",   "--check-seed", "--reps",
-                                     "--warmup", "--report", "--dump",       "--verify",
-                                     "--dump-reference", "--csv", "--device", "--rtol", "--atol"};
+enum { OPT_FLAG = 256, OPT_VALUE = 512 };
 
-static int is_valued(const char *name)
+// Flags set a field of the options; options with a value (next argument or after '=') go
+// through apply() by name. getopt_long reads both, and the version numbers around them.
+static const struct option long_opts[] = {
+    {"help", no_argument, NULL, 'h'},
+    {"list", no_argument, NULL, OPT_FLAG + 0},
+    {"flush-l2", no_argument, NULL, OPT_FLAG + 1},
+    {"quick", no_argument, NULL, OPT_FLAG + 2},
+    {"no-check", no_argument, NULL, OPT_FLAG + 3},
+    {"phases", no_argument, NULL, OPT_FLAG + 4},
+    {"keep-on-host", no_argument, NULL, OPT_FLAG + 5},
+    {"case", required_argument, NULL, OPT_VALUE},
+    {"seed", required_argument, NULL, OPT_VALUE},
+    {"check-seed", required_argument, NULL, OPT_VALUE},
+    {"reps", required_argument, NULL, OPT_VALUE},
+    {"warmup", required_argument, NULL, OPT_VALUE},
+    {"report", required_argument, NULL, OPT_VALUE},
+    {"dump", required_argument, NULL, OPT_VALUE},
+    {"verify", required_argument, NULL, OPT_VALUE},
+    {"dump-reference", required_argument, NULL, OPT_VALUE},
+    {"csv", required_argument, NULL, OPT_VALUE},
+    {"device", required_argument, NULL, OPT_VALUE},
+    {"rtol", required_argument, NULL, OPT_VALUE},
+    {"atol", required_argument, NULL, OPT_VALUE},
+    {NULL, 0, NULL, 0},
+};
+
+static int *flag_field(lab_options *o, int which)
 {
-    for (size_t i = 0; i < sizeof valued / sizeof *valued; i++)
-        if (!strcmp(name, valued[i]))
-            return 1;
-    return 0;
+    int *const fields[] = {&o->list, &o->flush_l2, &o->quick, &o->no_check, &o->phases,
+                           &o->keep_on_host};
+    return fields[which];
 }
 
-static int apply(lab_options *o, const char *name, char *val)
+static int apply(lab_options *o, const char *opt, char *val)
 {
     long v;
+    char name[64];
+    snprintf(name, sizeof name, "--%s", opt);
     if (!strcmp(name, "--case"))
         return add_cases(o, val);
     if (!strcmp(name, "--seed"))
@@ -133,6 +158,19 @@ static int apply(lab_options *o, const char *name, char *val)
     return 0;
 }
 
+// A version number: a non-negative integer, the whole argument.
+static int add_positional(lab_options *o, const char *arg)
+{
+    char *end;
+    long v = strtol(arg, &end, 10);
+    if (o->n_positional == LAB_MAX_POSITIONAL || end == arg || *end || v < 0) {
+        fprintf(stderr, "error: unexpected argument '%s' (try --help)\n", arg);
+        return -1;
+    }
+    o->positional[o->n_positional++] = v;
+    return 0;
+}
+
 int lab_cli_parse(int argc, char **argv, const char *what, const char *extra_usage, lab_options *o)
 {
     memset(o, 0, sizeof *o);
@@ -140,45 +178,30 @@ int lab_cli_parse(int argc, char **argv, const char *what, const char *extra_usa
     o->reps = o->warmup = -1;
     o->rtol = o->atol = -1;
     const char *prog = argc > 0 ? argv[0] : "program";
-    for (int i = 1; i < argc; i++) {
-        char *arg = argv[i];
-        if (!strcmp(arg, "--help") || !strcmp(arg, "-h")) {
+    optind = 0; // getopt_long from the start, however often the program parses
+    opterr = 0; // its own messages, one line each
+    int c, at;
+    // "-": arguments that are no option come back in order, as the version numbers they are
+    while ((c = getopt_long(argc, argv, "-:h", long_opts, &at)) != -1) {
+        if (c == 'h') {
             printf("%s\nusage: %s [options]%s\n%s%s", what, prog, extra_usage ? " [VERSION...]" : "",
                    extra_usage ? extra_usage : "", usage_common);
             o->help = 1;
             return 1;
         }
-        if (!strcmp(arg, "--list")) { o->list = 1; continue; }
-        if (!strcmp(arg, "--flush-l2")) { o->flush_l2 = 1; continue; }
-        if (!strcmp(arg, "--quick")) { o->quick = 1; continue; }
-        if (!strcmp(arg, "--no-check")) { o->no_check = 1; continue; }
-        if (!strcmp(arg, "--phases")) { o->phases = 1; continue; }
-        if (!strcmp(arg, "--keep-on-host")) { o->keep_on_host = 1; continue; }
-        if (arg[0] == '-' && arg[1] == '-') {
-            char name[64];
-            char *eq = strchr(arg, '=');
-            size_t len = eq ? (size_t)(eq - arg) : strlen(arg);
-            snprintf(name, sizeof name, "%.*s", (int)(len < 63 ? len : 63), arg);
-            if (!is_valued(name)) {
-                fprintf(stderr, "error: unknown option '%s' (try --help)\n", arg);
-                return -1;
-            }
-            char *val = eq ? eq + 1 : (i + 1 < argc ? argv[++i] : NULL);
-            if (!val) {
-                fprintf(stderr, "error: %s needs a value\n", name);
-                return -1;
-            }
-            if (apply(o, name, val))
-                return -1;
-            continue;
-        }
-        char *end;
-        long v = strtol(arg, &end, 10);
-        if (o->n_positional == LAB_MAX_POSITIONAL || end == arg || *end || v < 0) {
-            fprintf(stderr, "error: unexpected argument '%s' (try --help)\n", arg);
+        if (c >= OPT_FLAG && c < OPT_VALUE)
+            *flag_field(o, c - OPT_FLAG) = 1;
+        else if (c == OPT_VALUE && apply(o, long_opts[at].name, optarg))
+            return -1;
+        else if (c == 1 && add_positional(o, optarg))
+            return -1;
+        else if (c == ':') {
+            fprintf(stderr, "error: %s needs a value\n", argv[optind - 1]);
+            return -1;
+        } else if (c == '?') {
+            fprintf(stderr, "error: unknown option '%s' (try --help)\n", argv[optind - 1]);
             return -1;
         }
-        o->positional[o->n_positional++] = v;
     }
     // The options that are process state: every sampled check of the program reads the
     // salt, and a verifier's checks of large outputs its device.

@@ -156,19 +156,38 @@ void lab_table_print(const lab_table *t, FILE *out)
     free(w);
 }
 
+size_t lab_csv_cell(const char *s, int as_text, char *out)
+{
+    int formula = as_text && s[0] && strchr("=+-@\t\r", s[0]) != NULL;
+    size_t n = 0;
+    if (!formula && !strpbrk(s, ",\"\r\n")) {
+        n = strlen(s);
+        memcpy(out, s, n + 1);
+        return n;
+    }
+    out[n++] = '"';
+    if (formula)
+        out[n++] = '\'';
+    for (; *s; s++) {
+        if (*s == '"')
+            out[n++] = '"';
+        out[n++] = *s;
+    }
+    out[n++] = '"';
+    out[n] = '\0';
+    return n;
+}
+
 static void csv_field(FILE *f, const char *s)
 {
-    if (!strpbrk(s, ",\"\n")) {
+    char *cell = malloc(LAB_CSV_CELL_MAX(strlen(s)));
+    if (!cell) { // out of memory: the cell as it is, which a reader sees as wrong, not lost
         fputs(s, f);
         return;
     }
-    fputc('"', f);
-    for (; *s; s++) {
-        if (*s == '"')
-            fputc('"', f);
-        fputc(*s, f);
-    }
-    fputc('"', f);
+    lab_csv_cell(s, 0, cell);
+    fputs(cell, f);
+    free(cell);
 }
 
 int lab_table_write_csv(const lab_table *t, const char *dir, const char *name)

@@ -319,6 +319,12 @@ void lab_table_row(lab_table *t, const char *const *cells);
 size_t lab_table_rows(const lab_table *t);
 const char *lab_table_cell(const lab_table *t, size_t row, size_t col);
 void lab_table_print(const lab_table *t, FILE *out);
+/* s as one RFC 4180 CSV cell, into out (room for LAB_CSV_CELL_MAX(strlen(s)) bytes): quoted
+ * when it holds , " CR or LF, a quote doubled. as_text: a cell a spreadsheet would run as a
+ * formula (= + - @ tab CR first) is quoted too and starts with ', so that it shows as text (not
+ * for tables of numbers: -0.5 would become text). Returns the length written, NUL excluded. */
+#define LAB_CSV_CELL_MAX(len) (2 * (len) + 4)
+size_t lab_csv_cell(const char *s, int as_text, char *out);
 /* Writes DIR/<name>.csv (name given by the caller, e.g. "04-tiling_ladder"); returns 0 on success. */
 int lab_table_write_csv(const lab_table *t, const char *dir, const char *name);
 /* A demo's finished table: print it and a blank line to stdout, write DIR/<name>.csv when

@@ -49,6 +49,7 @@ static void usage(FILE *out)
           "       grader doctor [--root DIR]       check toolchain, driver, GPU, terminal\n"
           "       grader class DIR ... | grader collect DIR   grade a class (see grader/README.md)\n"
           "       grader --outcomes                the outcome table (Markdown)\n"
+          "       grader --list [--root DIR]       the course's task ids, one a line\n"
           "\n"
           "TASK is L/T (03-naive-matmul/matmul_naive) or T alone when unique; none: every task.\n"
           "options:\n"
@@ -115,7 +116,7 @@ static char *default_root(void)
 }
 
 struct cli {
-    int batch, outcomes;
+    int batch, outcomes, list;
     enum report_format format;
     const char *output;
     const char *root;
@@ -132,7 +133,7 @@ enum {
     OPT_BATCH = 256, OPT_ROOT, OPT_FORMAT, OPT_OUTPUT, OPT_SEED, OPT_NO_SANITIZE, OPT_NO_BUILD,
     OPT_GPU, OPT_TIMEOUT, OPT_MEM_LIMIT, OPT_EXERCISES, OPT_EXBUILD, OPT_FORCE, OPT_NO_STATE,
     OPT_NO_COLOR, OPT_OUTCOMES, OPT_BUILD_TIMEOUT, OPT_NO_SANDBOX, OPT_NO_OBJCHECK, OPT_NO_WITNESS,
-    OPT_NCU_SHARE, OPT_NCU, OPT_JOBS, OPT_PROFILE,
+    OPT_NCU_SHARE, OPT_NCU, OPT_JOBS, OPT_PROFILE, OPT_LIST,
 };
 
 static const struct option long_opts[] = {
@@ -160,6 +161,7 @@ static const struct option long_opts[] = {
     {"no-state", no_argument, NULL, OPT_NO_STATE},
     {"no-color", no_argument, NULL, OPT_NO_COLOR},
     {"outcomes", no_argument, NULL, OPT_OUTCOMES},
+    {"list", no_argument, NULL, OPT_LIST},
     {"verbose", no_argument, NULL, 'v'},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
@@ -205,7 +207,7 @@ static int take_value(int c, const char *v, struct cli *cl, struct grader_opts *
         errno = 0;
         long g = strtol(v, &end, 10);
         if (end == v || *end || errno || g < 0 || g > INT_MAX)
-            return usage_error("--gpu wants a device index, not '%s'", v);
+            return usage_error("--gpu wants a device index, from 0 to 2147483647, not '%s'", v);
         o->grade.gpu = (int)g;
         return -1;
     case OPT_JOBS:
@@ -246,6 +248,7 @@ static int parse_args(int argc, char **argv, struct cli *cl, struct grader_opts 
         case 'v': cl->verbose = 1; break;
         case OPT_BATCH: cl->batch = 1; break;
         case OPT_OUTCOMES: cl->outcomes = 1; break;
+        case OPT_LIST: cl->list = 1; break;
         case OPT_NO_SANITIZE: o->grade.sanitize = 0; break;
         case OPT_PROFILE: o->grade.profile_args = profile_ncu_args(); break;
         case OPT_NO_BUILD: o->grade.build = 0; break;
@@ -275,6 +278,8 @@ static int parse_args(int argc, char **argv, struct cli *cl, struct grader_opts 
             return usage_error("too many tasks named (from '%s')", argv[i]);
         cl->tasks[cl->n_tasks++] = argv[i];
     }
+    if (cl->list && (cl->batch || cl->n_tasks))
+        return usage_error("--list grades nothing: it takes no tasks and no --batch%s", "");
     if (cl->n_tasks && !cl->batch)
         return usage_error("tasks are named with --batch ('%s')", cl->tasks[0]);
     return -1;
@@ -318,6 +323,30 @@ static int resolve_copy(struct cli *cl, const char *root, struct grader_opts *o)
     }
     o->grade.exbuild_dir = cl->exbuild;
     return -1;
+}
+
+/* The directories a grading writes: the exercises' build (when it builds) and its work files.
+ * One that cannot be written is the grader's error, said once (exit 2), before any task is
+ * graded: never a zero for every task of a read-only course. */
+static int check_writable(const struct grade_opts *g)
+{
+    const char *bd = g->build_dir ? g->build_dir : "build";
+    char *exbuild = path_join(g->root, g->exbuild_dir ? g->exbuild_dir : bd);
+    char *work = g->work_dir ? path_join(g->root, g->work_dir) : path_join(exbuild, "grader");
+    const char *dirs[] = {g->build ? exbuild : NULL, work};
+    int rc = -1;
+    for (size_t i = 0; i < sizeof dirs / sizeof *dirs && rc < 0; i++) {
+        char *bad = dirs[i] ? dir_unwritable(dirs[i]) : NULL;
+        if (bad) {
+            fprintf(stderr, "grader: cannot write %s: %s (the grader builds and keeps its work "
+                            "files there)\n", bad, strerror(errno));
+            rc = GRADER_EXIT_USAGE;
+        }
+        free(bad);
+    }
+    free(exbuild);
+    free(work);
+    return rc;
 }
 
 /* Ctrl-C or SIGTERM: the grading in progress is cancelled (the runner kills the child's whole
@@ -365,9 +394,13 @@ static int choose_tasks(struct course *course, const struct cli *c, struct task 
                     broken);
             return GRADER_EXIT_NOT_ALL;
         }
-        if (!t)
-            return usage_error("no task '%s' in this course (grader --batch --format text "
-                               "lists them)", c->tasks[i]);
+        const struct task *near = t ? NULL : course_nearest_task(course, c->tasks[i]);
+        if (!t) {
+            fprintf(stderr, "grader: no task '%s' in this course; %s%s%sgrader --list lists "
+                            "them\n", c->tasks[i], near ? "did you mean " : "",
+                    near ? task_id(near) : "", near ? "? " : "");
+            return GRADER_EXIT_USAGE;
+        }
         chosen[(*n)++] = t;
     }
     for (size_t i = 0; !c->n_tasks && i < course_task_count(course) && *n < 1024; i++)
@@ -480,8 +513,19 @@ static int run_course(const char *root, struct cli *c, struct grader_opts *o)
         course_free(course);
         return usage_error("--root %s: no course there (no lessons/*/lesson.ini)", root);
     }
+    if (c->list) {
+        for (size_t i = 0; i < course_task_count(course); i++)
+            printf("%s\n", task_id(course_task(course, i)));
+        for (size_t i = 0; i < course_error_count(course); i++)
+            fprintf(stderr, "grader: %s\n", course_error(course, i));
+        int rc = course_error_count(course) ? GRADER_EXIT_NOT_ALL : 0;
+        course_free(course);
+        return rc;
+    }
     o->grade.root = course_root(course);
     int rc = resolve_copy(c, course_root(course), o);
+    if (rc < 0)
+        rc = check_writable(&o->grade);
     /* Saved progress belongs to the course's own exercises, not to a copy being graded. */
     int use_state = !c->no_state && !o->grade.exercises_dir;
     char *state_path = use_state ? state_default_path(course_root(course)) : NULL;

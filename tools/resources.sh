@@ -9,7 +9,8 @@ nvcc=$1 out=$2
 mkdir -p "$(dirname "$out")"
 : > "$out"
 printf '%-48s %-40s %5s %7s %6s %6s\n' file kernel regs smem stack spills | tee "$out"
-for f in $(git ls-files 'common/*.cu' 'lessons/*.cu' 'exercises/*.cu' 'solutions/*.cu'); do
+# Every CUDA source of the course by its files, not git's index: a copy from a tarball has none.
+for f in $(find common lessons exercises solutions -type f -name '*.cu' 2>/dev/null | LC_ALL=C sort); do
   inc=-I$(dirname "$f" | sed 's|^exercises/|lessons/|; s|^solutions/|lessons/|')
   # ptxas -v: per kernel, "Function properties for K", "N bytes stack frame, S bytes spill
   # stores, L bytes spill loads", "Used R registers, ... B bytes smem".

@@ -129,11 +129,23 @@ void job_spec_student(struct job *j, struct run_spec *s, char *const *argv, doub
 
 /* The sanitizer's runs of one grading account from their own threads. */
 static pthread_mutex_t gpu_account_lock = PTHREAD_MUTEX_INITIALIZER;
+/* Set on a thread that runs beside the grading's own (a sanitizer's): its waits overlap the
+ * grading's work, so they are not the grading's wait (result_wait_s). */
+static _Thread_local int beside_thread;
+
+int job_beside_thread(int beside)
+{
+    int was = beside_thread;
+    beside_thread = beside;
+    return was;
+}
 
 void job_gpu_account(const struct job *j, enum gpu_use use, double wait_s, double held_s)
 {
     pthread_mutex_lock(&gpu_account_lock);
     j->r->gpu_wait_s += wait_s;
+    if (!beside_thread)
+        j->r->wait_s += wait_s;
     if (use != GPU_SHARED)
         j->r->gpu_timed_s += held_s;
     else
@@ -775,13 +787,15 @@ struct grading {
     struct job j;
     int checked;    /* run_first asked for run_check */
     int speed_next; /* run_check asked for run_speed */
-    double busy_s;  /* grade_begin's and grade_check's wall time */
+    double busy_s;  /* grade_begin's, grade_check's and grade_end's wall time */
+    double began;   /* grade_begin's start (now_s) */
 };
 
 struct grading *grade_begin(const struct task *t, const struct grade_opts *o)
 {
     double t0 = now_s();
     struct grading *g = xcalloc(1, sizeof *g);
+    g->began = t0;
     job_init(&g->j, t, o);
     char hash[HASH_HEX_LEN + 1];
     if (hash_file_hex(g->j.ex_src, hash) == 0)
@@ -822,7 +836,11 @@ struct task_result *grade_end(struct grading *g)
     if (g->j.bin_dir)
         remove_tree(g->j.bin_dir);
     struct task_result *r = g->j.r;
-    r->duration_s = g->busy_s + (now_s() - t0);
+    double end = now_s();
+    /* the grading's own thread's waits for the GPU (job_gpu_account) are in busy_s; the time
+     * between its stages, out of it, was spent waiting for other tasks */
+    r->duration_s = fmax(0, g->busy_s + (end - t0) - r->wait_s);
+    r->wait_s = fmax(0, (end - g->began) - r->duration_s);
     outcome_decide(r, &g->j.facts, job_cancelled(&g->j));
     job_progress(&g->j, GRADE_STEP_DONE, outcome_name(r->outcome));
     job_free(&g->j);

@@ -116,6 +116,10 @@ void job_run_witnessed(const struct job *j, const struct run_spec *s, struct run
                        enum gpu_use use, struct gate_witness *w);
 /* A fresh witness for a gated run: a key drawn now (0 with --no-witness), picks wanted. */
 void job_witness_init(const struct job *j, struct gate_witness *w, int picks);
+/* Marks the calling thread (beside 1) as one beside the grading's own (a sanitizer's): its
+ * waits for the GPU go to gpu_wait_s only, not to the grading's wait_s. Returns the mark it
+ * had. */
+int job_beside_thread(int beside);
 /* Adds a program's wait for the GPU and its time holding it to the result. */
 void job_gpu_account(const struct job *j, enum gpu_use use, double wait_s, double held_s);
 /* Records a fact of the grading (decide.h): the outcome it stands for and its reason. */

@@ -40,6 +40,7 @@ static void *san_thread(void *arg)
 {
     struct san_job *s = arg;
     const struct job *j = s->job;
+    int was_beside = job_beside_thread(1); /* run on the grading's thread when none started */
     job_run_gpu(j, &s->spec, &s->res, GPU_SHARED, 0);
     s->verdict = -1;
     if (s->res.end == RUN_EXITED && s->res.exit_status == LAB_EXIT_PASS && !j->san_cancel) {
@@ -50,6 +51,7 @@ static void *san_thread(void *arg)
         free(report);
         free(out);
     }
+    job_beside_thread(was_beside);
     return NULL;
 }
 

@@ -1,6 +1,7 @@
 /* model.c — the results model: names, accessors, and the builders of model_impl.h. */
 #include "model_impl.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -109,6 +110,49 @@ struct task *course_find_task(struct course *c, const char *name)
     }
     /* A bare task name is accepted only when no two lessons share it. */
     return named == 1 ? by_name : NULL;
+}
+
+/* Levenshtein's distance between a and b, counted up to 64 characters of b. */
+static size_t edit_distance(const char *a, const char *b)
+{
+    size_t nb = strlen(b), row[65];
+    if (nb > 64)
+        nb = 64;
+    for (size_t j = 0; j <= nb; j++)
+        row[j] = j;
+    for (size_t i = 1; a[i - 1]; i++) {
+        size_t diag = row[0];
+        row[0] = i;
+        for (size_t j = 1; j <= nb; j++) {
+            size_t up = row[j];
+            size_t best = diag + (a[i - 1] != b[j - 1]);
+            if (up + 1 < best)
+                best = up + 1;
+            if (row[j - 1] + 1 < best)
+                best = row[j - 1] + 1;
+            row[j] = best;
+            diag = up;
+        }
+    }
+    return row[nb];
+}
+
+const struct task *course_nearest_task(const struct course *c, const char *name)
+{
+    const struct task *best = NULL;
+    /* further than that is another word; the lesson part of an id is not the word typed */
+    const char *word = strrchr(name, '/') ? strrchr(name, '/') + 1 : name;
+    size_t best_d = SIZE_MAX, len = strlen(word);
+    size_t most = len < 6 ? 1 : len < 12 ? 2 : 3;
+    for (size_t i = 0; i < c->n_all_tasks; i++) {
+        const struct task *t = c->all_tasks[i];
+        size_t d = edit_distance(name, strchr(name, '/') ? t->id : t->name);
+        if (d < best_d) {
+            best_d = d;
+            best = t;
+        }
+    }
+    return best_d <= most ? best : NULL;
 }
 
 size_t course_error_count(const struct course *c) { return c->errors.n; }
@@ -227,6 +271,7 @@ double result_max_score(const struct task_result *r) { return r->max_score; }
 const char *result_reason(const struct task_result *r) { return r->reason; }
 uint64_t result_seed(const struct task_result *r) { return r->seed; }
 double result_duration_s(const struct task_result *r) { return r->duration_s; }
+double result_wait_s(const struct task_result *r) { return r->wait_s; }
 int64_t result_graded_at(const struct task_result *r) { return r->graded_at; }
 const char *result_exercise_hash(const struct task_result *r) { return r->exercise_hash; }
 int result_exit_status(const struct task_result *r) { return r->exit_status; }

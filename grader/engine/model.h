@@ -123,6 +123,10 @@ const struct task *course_task(const struct course *c, size_t i);
 struct task *course_task_mut(struct course *c, size_t i);
 /* "03-naive-matmul/matmul_naive", or just "matmul_naive" when unique; NULL when not found. */
 struct task *course_find_task(struct course *c, const char *name);
+/* The task whose id (a name with a '/') or name is nearest to a name that was not found, by
+ * edits of one character: at most 1 when the name's task part (after a '/') is shorter than 6,
+ * 2 shorter than 12, else 3. NULL when none is that near. */
+const struct task *course_nearest_task(const struct course *c, const char *name);
 /* Load errors, one line each: "lessons/05-texture/lesson.ini:12: ..." */
 size_t course_error_count(const struct course *c);
 const char *course_error(const struct course *c, size_t i);
@@ -190,7 +194,12 @@ double result_max_score(const struct task_result *r);
  * cublasSgemm_v2 (forbid = cublas)", "killed by SIGSEGV"); "" for a plain pass. */
 const char *result_reason(const struct task_result *r);
 uint64_t result_seed(const struct task_result *r);
-double result_duration_s(const struct task_result *r);  /* wall time of the whole grading */
+/* The grading's own working time: from its start to its end, less wait_s. */
+double result_duration_s(const struct task_result *r);
+/* The time it waited, from its start to its end: for the GPU's lock (its own thread's, not the
+ * sanitizers' beside it), for its turn at the GPU, and between its stages for other tasks
+ * (grade_many). duration_s + wait_s is its wall span. */
+double result_wait_s(const struct task_result *r);
 int64_t result_graded_at(const struct task_result *r);   /* unix time */
 /* Content hash (hex) of the exercise file that was graded; "" when unknown. */
 const char *result_exercise_hash(const struct task_result *r);

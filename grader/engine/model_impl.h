@@ -13,7 +13,8 @@ struct task_result {
     double score, max_score;
     char *reason;
     uint64_t seed;
-    double duration_s;
+    double duration_s; /* the grading's own working time: its wall span less wait_s */
+    double wait_s;     /* its wall span's time waiting: for the GPU's lock, its turn, other tasks */
     int64_t graded_at;
     char *exercise_hash;
     int exit_status, signal;

@@ -66,6 +66,7 @@ cJSON *result_to_json(const struct task_result *r)
     snprintf(seed, sizeof seed, "%llu", (unsigned long long)r->seed);
     cJSON_AddRawToObject(o, "seed", seed);
     cJSON_AddNumberToObject(o, "duration_s", r->duration_s);
+    cJSON_AddNumberToObject(o, "wait_s", r->wait_s);
     cJSON_AddNumberToObject(o, "graded_at", (double)r->graded_at);
     cJSON_AddStringToObject(o, "exercise_hash", r->exercise_hash);
     if (r->exit_status < 0)
@@ -255,6 +256,7 @@ struct task_result *result_from_json(const cJSON *j)
     set_str(&r->reason, jstr(j, "reason"));
     r->seed = jseed(j);
     r->duration_s = fmax(0, jnum(j, "duration_s"));
+    r->wait_s = fmax(0, jnum(j, "wait_s"));
     r->graded_at = (int64_t)fmax(0, jnum(j, "graded_at"));
     set_str(&r->exercise_hash, jstr(j, "exercise_hash"));
     r->exit_status = (int)jnum(j, "exit_status");

@@ -36,13 +36,14 @@ static void csv_task(const struct task *t, struct strbuf *b)
         sb_printf(b, "%llu", (unsigned long long)result_seed(r));
     sb_puts(b, ",");
     cell_num(b, "%.3f", r ? result_duration_s(r) : 0, r != NULL, ",");
+    cell_num(b, "%.3f", r ? result_wait_s(r) : 0, r != NULL, ",");
     cell(b, r ? result_reason(r) : "", "\r\n");
 }
 
 void csv_course(const struct course *c, int only_graded, struct strbuf *b)
 {
     sb_puts(b, "task,lesson,title,outcome,score,max_score,cases_passed,cases,speed_ratio,"
-               "speed_threshold,seed,duration_s,reason\r\n");
+               "speed_threshold,seed,duration_s,wait_s,reason\r\n");
     for (size_t i = 0; i < course_task_count(c); i++)
         if (report_included(course_task(c, i), only_graded))
             csv_task(course_task(c, i), b);
@@ -55,7 +56,7 @@ void csv_course(const struct course *c, int only_graded, struct strbuf *b)
         cell(b, id, ",");
         cell(b, lesson_id(l), ",");
         cell(b, "lesson.ini", ",");
-        cell(b, outcome_key(OUTCOME_NOT_RUN), ",0,0,,,,,,,");
+        cell(b, outcome_key(OUTCOME_NOT_RUN), ",0,0,,,,,,,,");
         cell(b, lesson_error(l), "\r\n");
         free(id);
     }

@@ -36,8 +36,9 @@ void gb_student_add_result(struct gb_student *s, const struct task *t,
 static void course_student(const struct course *c, int only_graded, struct gb_student *s)
 {
     int first = 1;
-    /* the grading's wall time, from the first task's start to the last one's end: tasks graded
-     * side by side (-j) overlap, so the sum of their durations would count that time again */
+    /* the grading's wall time, from the first task's start to the last one's end (a task's
+     * span is its own working time and its waits): tasks graded side by side (-j) overlap, so
+     * the sum of their durations would count that time again */
     double began = 0, ended = 0;
     s->seed_known = 1;
     for (size_t i = 0; i < course_task_count(c); i++) {
@@ -48,7 +49,7 @@ static void course_student(const struct course *c, int only_graded, struct gb_st
         gb_student_add_result(s, t, r);
         if (!r)
             continue;
-        double start = (double)result_graded_at(r), end = start + result_duration_s(r);
+        double start = (double)result_graded_at(r), end = start + result_duration_s(r) + result_wait_s(r);
         began = first || start < began ? start : began;
         ended = first || end > ended ? end : ended;
         if (result_graded_at(r) > s->graded_at)

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "fs.h"
+#include "lab.h"
 #include "util.h"
 
 void wb_xml(struct strbuf *b, const char *s, size_t n)
@@ -27,15 +28,9 @@ void wb_xml(struct strbuf *b, const char *s, size_t n)
 
 void wb_csv(struct strbuf *b, const char *s)
 {
-    int formula = strchr("=+-@\t\r", s[0]) != NULL && s[0] != 0;
-    if (!formula && !strpbrk(s, ",\"\r\n")) {
-        sb_puts(b, s);
-        return;
-    }
-    sb_puts(b, formula ? "\"'" : "\"");
-    for (const char *p = s; *p; p++)
-        sb_add(b, *p == '"' ? "\"\"" : p, *p == '"' ? 2 : 1);
-    sb_puts(b, "\"");
+    char *cell = xcalloc(1, LAB_CSV_CELL_MAX(strlen(s)));
+    sb_add(b, cell, lab_csv_cell(s, 1, cell));
+    free(cell);
 }
 
 /* ---------------------------------------------------------------- UTF-8 */

@@ -19,8 +19,9 @@
  * tab and newline dropped (XML 1.0 allows none of them, not even as references). n bytes, or
  * the whole string when n is (size_t)-1. */
 void wb_xml(struct strbuf *b, const char *s, size_t n);
-/* s as one RFC 4180 cell: quoted when it holds , " CR or LF; a cell a spreadsheet would run as
- * a formula (= + - @ tab CR first) is quoted and starts with ' so that it shows as text. */
+/* s as one RFC 4180 cell, a formula shown as text (lab_csv_cell of the lab library, as_text):
+ * quoted when it holds , " CR or LF; a cell a spreadsheet would run as a formula (= + - @ tab
+ * CR first) is quoted and starts with ' so that it shows as text. */
 void wb_csv(struct strbuf *b, const char *s);
 
 /* The buffer's text, cleaned (see above), malloc'd and never NULL; the buffer is emptied. */

@@ -2,7 +2,10 @@
  *
  * Each column gets its widest cell when the table fits; otherwise narrow columns keep their
  * width and the wide ones share what is left, their cells wrapped inside the column, so a
- * row may take several lines but the columns stay aligned. */
+ * row may take several lines but the columns stay aligned. A cell breaks between words, and
+ * every column is as wide as its longest word (an identifier: cudaMemPrefetchAsync) when the
+ * window has room for that; a word wider than its column breaks where an identifier has a
+ * seam (after _ : . / ( , or before a capital that follows a small letter). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,7 +14,7 @@
 #include "tui_text.h"
 #include "util.h"
 
-#define MAX_WORD 16
+#define MIN_WORD 8 /* a column's least width when the longest words cannot all fit */
 
 void md_table_row(struct md_table *t)
 {
@@ -72,31 +75,79 @@ static int longest_word(const char *s)
     return best;
 }
 
+/* The sum of the columns' longest words, each cut to cap. */
+static int floor_at(const int *word, size_t nc, int cap)
+{
+    int sum = 0;
+    for (size_t c = 0; c < nc; c++)
+        sum += word[c] < cap ? word[c] : cap;
+    return sum;
+}
+
 /* Column widths: the widest cell of each when they fit in avail. Else every column keeps
- * room for its longest word (up to MAX_WORD cells) and the room left goes to the columns in
- * proportion to how much more their widest cell needs. */
+ * room for its longest word, the longest ones cut (not below MIN_WORD) until they fit, and the
+ * room left goes to the columns in proportion to how much more their widest cell needs. */
 static void layout(const struct md_table *t, size_t nc, int avail, int *w)
 {
-    int nat[64], min[64], total = 0, floor = 0;
+    int nat[64], min[64], word[64], total = 0, floor = 0, cap = 0;
     for (size_t c = 0; c < nc; c++) {
-        nat[c] = min[c] = 1;
+        nat[c] = word[c] = 1;
         for (size_t r = 0; r < t->n_rows; r++) {
             if (c >= t->n_cells[r])
                 continue;
             int cw = tui_width(t->cells[r][c]), lw = longest_word(t->cells[r][c]);
             nat[c] = cw > nat[c] ? cw : nat[c];
-            min[c] = lw > min[c] ? lw : min[c];
+            word[c] = lw > word[c] ? lw : word[c];
         }
-        min[c] = min[c] > MAX_WORD ? MAX_WORD : min[c];
         total += nat[c];
-        floor += min[c];
         w[c] = nat[c];
+        cap = word[c] > cap ? word[c] : cap;
     }
     if (total <= avail)
         return;
+    while (cap > MIN_WORD && floor_at(word, nc, cap) > avail)
+        cap--;
+    for (size_t c = 0; c < nc; c++) {
+        min[c] = word[c] < cap ? word[c] : cap;
+        floor += min[c];
+    }
     long left = avail > floor ? avail - floor : 0, want = total - floor;
     for (size_t c = 0; c < nc; c++)
         w[c] = min[c] + (want ? (int)(left * (nat[c] - min[c]) / want) : 0);
+}
+
+/* Where an identifier may break: after _ : . / ( , or between a small letter and a capital. */
+static int seam_before(const char *s, size_t at)
+{
+    char a = s[at - 1], b = s[at];
+    return strchr("_:./(,", a) != NULL ? b != ':' && b != '\0'
+                                        : a >= 'a' && a <= 'z' && b >= 'A' && b <= 'Z';
+}
+
+/* The bytes of s that fill a row of w cells, and their width in *used: up to the last space
+ * in reach (the next word fits the next row: the column is as wide as its longest word when it
+ * can be); a word wider than the row up to its last seam in reach, else as much as fits. */
+static size_t cell_wrap(const char *s, int w, int *used)
+{
+    size_t fit = tui_fit(s, w < 1 ? 1 : w, used);
+    if (s[fit] == '\0' || s[fit] == ' ' || fit == 0)
+        return fit ? fit : tui_wrap(s, w, used);
+    size_t brk = fit;
+    while (brk > 0 && s[brk - 1] != ' ')
+        brk--;
+    for (size_t at = fit - 1; brk == 0 && at > 0; at--)
+        if (seam_before(s, at))
+            brk = at;
+    if (brk == 0)
+        return fit;
+    *used = 0;
+    for (size_t at = 0; at < brk;) {
+        wchar_t wc;
+        int cw;
+        at += tui_next_char(s + at, &wc, &cw);
+        *used += cw;
+    }
+    return brk;
 }
 
 /* The next row of cell s wrapped to w cells: *start and the length, *pos past it. */
@@ -106,7 +157,7 @@ static size_t cell_row(const char *s, size_t *pos, int w, size_t *start, int *us
         (*pos)++;
     *start = *pos;
     *used = 0;
-    size_t len = s[*pos] ? tui_wrap(s + *pos, w, used) : 0;
+    size_t len = s[*pos] ? cell_wrap(s + *pos, w, used) : 0;
     *pos += len;
     while (len && s[*start + len - 1] == ' ') { /* no trailing blank counts against it */
         len--;

@@ -82,8 +82,8 @@ static void arrived(struct tui *ui, size_t index, struct task_result *r)
     if (next)
         move_on(ui);
     if (o == OUTCOME_SKIPPED && ui->no_gpu[0])
-        tui_message(ui, TUI_C_SKIP, "%s: skipped: no GPU here, nothing could be graded (%s)",
-                    task_id(t), why[0] ? why : ui->no_gpu);
+        tui_message(ui, TUI_C_SKIP, "%s: skipped, nothing could be graded here: %s", task_id(t),
+                    why[0] ? why : ui->no_gpu);
     else if (next && ui->sel != index)
         tui_message(ui, TUI_C_PASS, "%s: passed; on to %s", task_id(t),
                     task_id(course_task(ui->course, ui->sel)));

@@ -69,7 +69,7 @@ struct columns {
 static struct columns layout(void)
 {
     struct columns k = { .name = 3, .outcome_w = 18 };
-    int right = COLS - 1;
+    int right = COLS - 2; /* the last column is the scroll markers', a blank before it */
     if (COLS >= 80) {
         k.speed = right - 7;
         k.cases = k.speed - 8;
@@ -104,11 +104,10 @@ static void put_right(int y, int x, int w, enum tui_role r, attr_t extra, const 
 static void draw_lesson_row(struct tui *ui, int y, const struct lesson *l,
                             const struct columns *k)
 {
+    /* a skipped task keeps its points at stake: the maximum never shrinks as tasks skip */
     double got = 0, max = 0;
     for (size_t i = 0; i < lesson_task_count(l); i++) {
         const struct task *t = lesson_task(l, i);
-        if (task_outcome(t) == OUTCOME_SKIPPED)
-            continue;
         got += task_score(t);
         max += task_weight(t);
     }
@@ -191,13 +190,12 @@ static void draw_task_row(struct tui *ui, int y, size_t index, const struct colu
 static void draw_progress(struct tui *ui, int y)
 {
     double got = 0, max = 0;
-    size_t n = course_task_count(ui->course), passed = 0, graded = 0;
+    size_t n = course_task_count(ui->course), passed = 0, graded = 0, skipped = 0;
     for (size_t i = 0; i < n; i++) {
         const struct task *t = course_task(ui->course, i);
         enum grader_outcome o = task_outcome(t);
         graded += o != OUTCOME_NOT_RUN;
-        if (o == OUTCOME_SKIPPED)
-            continue;
+        skipped += o == OUTCOME_SKIPPED;
         got += task_score(t);
         max += task_weight(t);
         passed += o == OUTCOME_PASSED;
@@ -206,16 +204,19 @@ static void draw_progress(struct tui *ui, int y)
     int bar_w = COLS / 3;
     tui_bar(y, x + 2, bar_w, max > 0 ? got / max : 0, TUI_C_BAR_DONE, TUI_C_BAR_TODO, ui->utf8);
     x += 2 + bar_w + 2;
-    if (max == 0 && graded == n && n > 0) {
-        /* Every task skipped: "0 / 0 points" would say nothing. */
+    if (skipped == n && n > 0) {
+        /* Every task skipped: "0 / N points" would say nothing. */
         tui_put(y, x, COLS - x, TUI_C_SKIP, A_BOLD, "no GPU: nothing could be graded here");
         return;
     }
     char a[32], b[32];
     format_points(a, sizeof a, got);
     format_points(b, sizeof b, max);
-    tui_putf(y, x, COLS - x, TUI_C_NORMAL, A_BOLD, "%s / %s points   %zu of %zu passed, %zu graded",
-             a, b, passed, n, graded);
+    char skips[48] = "";
+    if (skipped)
+        snprintf(skips, sizeof skips, ", %zu skipped", skipped);
+    tui_putf(y, x, COLS - x, TUI_C_NORMAL, A_BOLD,
+             "%s / %s points   %zu of %zu passed, %zu graded%s", a, b, passed, n, graded, skips);
 }
 
 /* Without a GPU the first screen says so at once, with the probe's reason. */
@@ -327,9 +328,9 @@ void tui_list_draw(struct tui *ui)
         }
     }
     if (ui->list_top + height < n_rows)
-        tui_put(bottom_y, COLS - 3, 1, TUI_C_DIM, 0, ui->utf8 ? "\xe2\x96\xbc" : "v");
+        tui_put(bottom_y, COLS - 1, 1, TUI_C_DIM, 0, ui->utf8 ? "\xe2\x96\xbc" : "v");
     if (ui->list_top > 0)
-        tui_put(top_y, COLS - 3, 1, TUI_C_DIM, 0, ui->utf8 ? "\xe2\x96\xb2" : "^");
+        tui_put(top_y, COLS - 1, 1, TUI_C_DIM, 0, ui->utf8 ? "\xe2\x96\xb2" : "^");
 
     for (int x = 0; x < COLS; x++)
         tui_put(LINES - 3, x, 1, TUI_C_DIM, 0, ui->utf8 ? "\xe2\x94\x80" : "-");

@@ -94,8 +94,13 @@ static void draw_head(struct page *p, const struct task *t, const struct task_re
         char word[64];
         snprintf(word, sizeof word, " %s ", outcome_name(o));
         int x = 1 + tui_put(y, 1, 24, tui_outcome_role(o), A_REVERSE, word);
-        tui_putf(y, x + 2, COLS - x - 3, TUI_C_NORMAL, A_BOLD, "%.4g / %.4g points",
-                 result_score(r), result_max_score(r));
+        /* a skipped task keeps its points at stake, as in the list: none were won or lost */
+        if (o == OUTCOME_SKIPPED)
+            tui_putf(y, x + 2, COLS - x - 3, TUI_C_NORMAL, A_BOLD, "- / %.4g points",
+                     task_weight(t));
+        else
+            tui_putf(y, x + 2, COLS - x - 3, TUI_C_NORMAL, A_BOLD, "%.4g / %.4g points",
+                     result_score(r), result_max_score(r));
     }
     const char *why = tui_reason(o, result_reason(r));
     if (why[0])

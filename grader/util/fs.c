@@ -38,6 +38,32 @@ int mkdir_p(const char *path)
     return rc;
 }
 
+char *dir_unwritable(const char *dir)
+{
+    if (mkdir_p(dir) != 0) {
+        int err = errno;
+        char *at = xstrdup(dir);
+        for (char *slash; access(at, F_OK) != 0 && (slash = strrchr(at, '/')) && slash > at;)
+            *slash = 0;
+        if (access(at, F_OK) != 0)
+            strcpy(at, "/");
+        errno = err;
+        return at;
+    }
+    char *probe = xasprintf("%s/.write-probe-XXXXXX", dir);
+    int fd = mkstemp(probe);
+    int err = errno;
+    if (fd >= 0) {
+        close(fd);
+        unlink(probe);
+    }
+    free(probe);
+    if (fd >= 0)
+        return NULL;
+    errno = err;
+    return xstrdup(dir);
+}
+
 int is_dir(const char *path)
 {
     struct stat st;

@@ -9,6 +9,10 @@
 char *path_join(const char *a, const char *b);
 /* Creates path and its missing parents (mode 0755); 0, or -1 with errno set. */
 int mkdir_p(const char *path);
+/* NULL when dir exists, or can be made, and a file can be made in it; else the directory that
+ * could not be written (dir, or the nearest of its parents that exists: a file where a
+ * directory should be is named itself), malloc'd, with errno set. */
+char *dir_unwritable(const char *dir);
 int is_dir(const char *path);
 int is_file(const char *path);   /* a regular file (after links) */
 /* The file's first max bytes, NUL-terminated, malloc'd; NULL with errno set when unreadable. */

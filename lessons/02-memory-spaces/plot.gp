@@ -24,14 +24,14 @@ stats csvdir.'/02-memory-spaces_offset.csv' skip 1 using ($3 * 100 / $4) name 'C
 set link y2 via y * 100 / CEIL_mean inverse y * CEIL_mean / 100
 
 set output out('offset')
-set title 'offsetCopy: a warp copies 32 floats starting `offset` floats past a 128-byte line'
+set title 'offsetCopy: a warp copies 32 floats that start offset floats past a 128-byte line'
 set xlabel 'offset (floats)'
 set xrange [0:32]
 set xtics 4
 plot csvdir.'/02-memory-spaces_offset.csv' skip 1 using 1:3 with linespoints ls 1 notitle
 
 set output out('stride')
-set title 'strideCopy: a warp copies 32 floats `stride` floats apart (bytes asked for)'
+set title 'strideCopy: a warp copies 32 floats, stride floats apart (bytes asked for)'
 set xlabel 'stride (floats)'
 set xrange [1:32]
 set xtics 1,2

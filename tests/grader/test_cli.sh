@@ -24,6 +24,24 @@ usage_error "root with no course in it" --batch --root "$TEST_TMP/empty"
 usage_error "doctor --root without its value" doctor --root
 usage_error "flag without its value" --batch --root
 usage_error "unknown task" --batch no_such_task --root "$course"
+expect_grep "^grader: no task 'no_such_task' in this course; grader --list lists them$" "$TEST_TMP/err" \
+  "an unknown task: one line that points at --list"
+usage_error "a mistyped task" --batch 01-basics/wrng --root "$course"
+expect_grep "did you mean 01-basics/wrong\\?" "$TEST_TMP/err" "a mistyped task id: did you mean the nearest"
+usage_error "a mistyped task name" --batch pas --root "$course"
+expect_grep "did you mean 01-basics/pass\\?" "$TEST_TMP/err" "a mistyped task name: did you mean the nearest"
+listed="$TEST_TMP/listed"
+fixture_copy "$listed" 01-basics
+"$GRADER" --list --root "$listed" >"$TEST_TMP/list" 2>"$TEST_TMP/err"; rc=$?
+[ $rc -eq 0 ] && ok "--list: exit 0" || bad "--list: exit $rc"
+[ "$(cat "$TEST_TMP/list")" = "$(printf '01-basics/%s\n' pass wrong forged slow forbidden sanfail)" ] &&
+  ok "--list: the task ids, one a line, in course order" || { bad "--list printed:"; cat "$TEST_TMP/list"; }
+[ ! -d "$listed/build" ] && ok "--list grades nothing" || bad "--list made build/"
+usage_error "--list with a task" --list pass --root "$course"
+usage_error "a bad -j gives the range" --batch -j 0 --root "$course"
+expect_grep "from 1 to 64, not '0'" "$TEST_TMP/err" "a bad -j names the range 1 to 64"
+usage_error "a bad --gpu gives the range" --batch --gpu -1 --root "$course"
+expect_grep "from 0 to [0-9]+, not '-1'" "$TEST_TMP/err" "a bad --gpu names its range"
 # a task of a lesson whose lesson.ini does not load: that error, not "no task"
 broken="$TEST_TMP/broken"
 fixture_copy "$broken" 01-basics

@@ -38,6 +38,26 @@ sleep 0.5
 if pgrep -f "^$hang_bin( |$)" >/dev/null; then bad "the student's program survived the grader"; pkill -KILL -f "^$hang_bin"
 else ok "SIGINT: no process of the student's program is left"; fi
 
+# ---- a task's duration_s is its own work; the time it waited for the GPU's lock is wait_s
+lock=$(ls "$course"/build/grader/*-gpu.lock)
+flock -x "$lock" sleep 3 &
+held=$!
+sleep 0.3
+t0=$(date +%s.%N)
+"$GRADER" --batch --root "$course" --no-sanitize --no-state pass --format json \
+  --output "$TEST_TMP/wait.json" 2>/dev/null
+wall=$(echo "$(date +%s.%N) - $t0" | bc)
+wait "$held"
+py_json "duration_s leaves out the seconds waited for the GPU's lock; wait_s holds it" "
+t = d['tasks'][0]
+assert t['outcome'] == 'passed', t['outcome']
+assert t['wait_s'] >= 1.5, t['wait_s']
+assert t['duration_s'] < $wall - 1.5, (t['duration_s'], $wall)
+assert abs(t['duration_s'] + t['wait_s'] - $wall) < 0.5, (t['duration_s'], t['wait_s'], $wall)
+" "$TEST_TMP/wait.json"
+"$GRADER" --batch --root "$course" --no-sanitize --no-state pass --format csv >"$TEST_TMP/wait.csv" 2>/dev/null
+expect_grep '^task,.*,duration_s,wait_s,reason' "$TEST_TMP/wait.csv" "csv: a wait_s column after duration_s"
+
 # ---- a broken lesson.ini is exit 1 even when every graded task was skipped (no GPU)
 c2="$TEST_TMP/c2"
 fixture_copy "$c2" 02-faults 04-malformed
@@ -54,10 +74,24 @@ if [ ! -e /dev/nvidiactl ]; then
     "doctor: no /dev/nvidiactl is 'no NVIDIA driver / no GPU'"
 fi
 
-# ---- a read-only or shared course: never another run's leftovers, never "build failed"
+# ---- a read-only or shared course: the grader's error, said once (exit 2, one line naming the
+# directory), never a zero for every task nor another run's leftovers
 as_other() { # command...: as another user (root: nobody), else as this user
   if [ "$(id -u)" -eq 0 ]; then setpriv --reuid=nobody --regid=nogroup --clear-groups -- "$@"
   else "$@"; fi
+}
+read_only_error() { # description expected-dir
+  local rc lines
+  as_other "$TEST_TMP/grader" --batch --root "$ro" --no-sanitize --no-state pass --format json \
+    >"$TEST_TMP/ro.out" 2>"$TEST_TMP/ro.err"; rc=$?
+  lines=$(wc -l <"$TEST_TMP/ro.err")
+  if [ $rc -eq 2 ] && [ "$lines" -eq 1 ] && [ ! -s "$TEST_TMP/ro.out" ] &&
+     grep -qF "grader: cannot write $2: Permission denied" "$TEST_TMP/ro.err"; then
+    ok "$1: exit 2, one line naming $2, no report"
+  else
+    bad "$1: exit $rc, $lines stderr lines, $(wc -c <"$TEST_TMP/ro.out") bytes of report"
+    sed 's/^/    /' "$TEST_TMP/ro.err" | tail -n 5
+  fi
 }
 ro="$TEST_TMP/ro"
 fixture_copy "$ro" 01-basics
@@ -65,21 +99,16 @@ cp "$GRADER" "$TEST_TMP/grader"
 "$TEST_TMP/grader" --batch --root "$ro" --no-sanitize --no-state pass >/dev/null 2>&1
 if [ "$(id -u)" -ne 0 ]; then chmod -R a-w "$ro"; fi
 chmod 755 "$TEST_TMP"
-as_other "$TEST_TMP/grader" --batch --root "$ro" --no-sanitize --no-state pass --format json \
-  >"$TEST_TMP/left.json" 2>"$TEST_TMP/left.err"
-py_json "leftovers of another run: a grader error naming the directory, not their result" '
-t = d["tasks"][0]
-assert t["outcome"] == "not_run", (t["outcome"], t["reason"])
-assert t["reason"].startswith("grader error: cannot write ") and t["reason"].endswith(": Permission denied"), t["reason"]
-' "$TEST_TMP/left.json"
-chmod -R u+w "$ro"; rm -rf "$ro/build/grader"
+read_only_error "a read-only course, built by another run" "$ro/build"
+chmod -R u+w "$ro"; rm -rf "$ro/build"
 if [ "$(id -u)" -ne 0 ]; then chmod -R a-w "$ro"; fi
-as_other "$TEST_TMP/grader" --batch --root "$ro" --no-sanitize --no-state pass --format json \
-  >"$TEST_TMP/none.json" 2>/dev/null
-py_json "no leftovers, no write permission: a grader error, not a failed build" '
-t = d["tasks"][0]
-assert t["outcome"] == "not_run", (t["outcome"], t["reason"])
-assert "cannot write " in t["reason"] and "Permission denied" in t["reason"], t["reason"]
-' "$TEST_TMP/none.json"
+read_only_error "a read-only course, never built" "$ro"
+chmod -R u+w "$ro"
+"$TEST_TMP/grader" --batch --root "$ro" --no-sanitize --no-state --no-build pass >/dev/null 2>&1
+if [ "$(id -u)" -ne 0 ]; then chmod -R a-w "$ro"; fi
+as_other "$TEST_TMP/grader" --batch --root "$ro" --no-sanitize --no-state --no-build pass \
+  >/dev/null 2>"$TEST_TMP/ro.err"
+expect_grep "cannot write $ro/build/grader: Permission denied" "$TEST_TMP/ro.err" \
+  "--no-build: the work files' directory is the one named"
 chmod -R u+w "$ro"; chmod 700 "$TEST_TMP"
 finish

@@ -134,7 +134,7 @@ LINK, REAL = sys.argv[3:5]
 # measured: wall times, the programs' own timings and what is computed from them, and whether
 # the class's grading shared its reference time with another (a single grading never does);
 # whether the speed was cross-checked under ncu follows the ratio and a random draw
-TIMES = {"execution_time", "graded_at", "duration_s", "steps", "gpu", "time_ms", "ref_time_ms",
+TIMES = {"execution_time", "graded_at", "duration_s", "wait_s", "steps", "gpu", "time_ms", "ref_time_ms",
          "ref_min_ms", "ref_max_ms", "ref_shared", "ref_age_s", "first_ratio", "throughput", "ratio",
          "ncu", "ncu_ms", "witness_ms"}
 def strip(x):

@@ -79,6 +79,18 @@ printf '# B\n\nText.\n' >"$TEST_TMP/src/02-b/README.md"
 grep -q 'href="../02-b/index.html#x"' "$TEST_TMP/o5/01-a/index.html" \
   && ok "a lesson link keeps its #fragment" || bad "lesson link not rewritten"
 
+# the figures as the notes ship them: titles of their own, no Markdown marks in their text, and
+# every label of the hand-drawn ones inside the figure
+if grep -l '<title>Gnuplot</title>\|<title>gnuplot_plot_\|`' lessons/*/figures/*.svg; then
+  bad "the figures above keep gnuplot's own titles or Markdown backticks"
+else ok "no figure keeps gnuplot's own titles or a Markdown backtick"; fi
+python3 tests/notes/figure_text.py $(ls lessons/*/figures/*.svg | grep -v '/h200_') >"$TEST_TMP/clip" 2>&1
+case $? in
+  0) ok "every label of the hand-drawn figures lies inside its figure" ;;
+  77) echo "note: $(cat "$TEST_TMP/clip")" ;;
+  *) bad "labels outside their figures:"; sed 's/^/    /' "$TEST_TMP/clip" ;;
+esac
+
 # every lesson has a plot script, and each draws its figures from tables in the demos' layout
 for d in lessons/*/; do [ -f "$d/plot.gp" ] || bad "${d%/}: no plot.gp"; done
 if command -v gnuplot >/dev/null; then
@@ -92,6 +104,11 @@ if command -v gnuplot >/dev/null; then
               08-unified-memory/h200_managed 09-ata-cublas/h200_square 09-ata-cublas/h200_c2075; do
     grep -q '<path' "$TEST_TMP/fig/$want.svg" 2>/dev/null || bad "$want.svg not drawn"
   done
+  grep -q '<title>offsetCopy on the H200</title>' "$TEST_TMP/fig/02-memory-spaces/h200_offset.svg" &&
+    ok "a drawn figure's <title> is the notes' alt text for it" ||
+    bad "h200_offset.svg's <title>: $(grep -m1 -o '<title>[^<]*' "$TEST_TMP/fig/02-memory-spaces/h200_offset.svg")"
+  ! grep -l '<title>Gnuplot</title>\|<title>gnuplot_plot_' "$TEST_TMP"/fig/*/*.svg &&
+    ok "no drawn figure keeps gnuplot's own titles" || bad "gnuplot's own titles left in the figures above"
 else
   echo "note: gnuplot not installed, plot scripts not run"
 fi

@@ -316,6 +316,24 @@ for _ in $(seq 1 20); do
 done
 wait_for '^ 02-faults/skip +skipped: no (CUDA device|NVIDIA driver)' 2 "a skip's summary gives its reason"
 absent 'SKIP:' "and does not repeat the skip as SKIP:"
+# A skipped task keeps its points at stake: its row, its lesson's, the course's, its details.
+wait_for '^ +[^ ] skip +skipped +-/1( |$)' 1 "a skipped task's row keeps its maximum (-/1)"
+wait_for '^ 02-faults  Fixture faults +[0-9]+/8( |$)' 1 "its lesson's maximum does not shrink (/8)"
+wait_for '[0-9]+ / 31 points .*, [0-9]+ skipped' 1 "the course's maximum does not shrink either"
+absent '\([^)]*\(' "no nested parentheses on the course list"
+keys Enter
+wait_for '02-faults/skip: skipped' 20 "a skipped task graded again says so"
+absent '\([^)]*\(' "and its line has no nested parentheses"
+keys Right
+wait_for 'skipped +- / 1 points' 2 "its details keep its maximum (- / 1 points)"
+keys q
+# At 70x14 the list scrolls: its markers sit in the last column, clear of the scores.
+tx resize-window -t "$SESSION" -x 70 -y 14
+keys g
+wait_for '[0-9-]+/[0-9]+ ▼$' 3 "70x14: the 'more below' marker is beside a whole score"
+keys G
+wait_for '[0-9-]+/[0-9]+ ▲$' 3 "70x14: the 'more above' marker is beside a whole score"
+tx resize-window -t "$SESSION" -x 100 -y 30
 keys q
 wait_for 'GRADER-EXIT=1' 5 "q quits the fixture course"
 

@@ -42,6 +42,11 @@ static void task_keys(void **state)
     assert_non_null(t);
     assert_ptr_equal(course_find_task(c, "pass"), t);
     assert_null(course_find_task(c, "nope"));
+    assert_ptr_equal(course_nearest_task(c, "pas"), t);             /* one left out */
+    assert_ptr_equal(course_nearest_task(c, "01-basics/pss"), t);   /* one wrong */
+    assert_ptr_equal(course_nearest_task(c, "01-basic/pass"), t);
+    assert_null(course_nearest_task(c, "nope"));
+    assert_null(course_nearest_task(c, "01-basics/xyzw"));
     assert_string_equal(task_title(t), "A correct exercise");
     assert_float_equal(task_weight(t), 10, 0);
     assert_string_equal(task_speed_case(t), "20000");

@@ -1,12 +1,15 @@
-/* util.h: the string buffer, running a tool for its output, the stop signals. */
+/* util.h: the string buffer, running a tool for its output, the stop signals; fs.h: a
+ * directory that cannot be written. */
 #include "cmocka_all.h"
 
 #include <errno.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include "fs.h"
 #include "util.h"
 
 static void test_strbuf(void **state)
@@ -85,12 +88,44 @@ static void test_stop_signals(void **state)
     close(fd[1]);
 }
 
+static void test_dir_unwritable(void **state)
+{
+    (void)state;
+    char top[] = "/tmp/unwritable-XXXXXX";
+    assert_non_null(mkdtemp(top));
+    char *deep = xasprintf("%s/a/b", top);
+    assert_null(dir_unwritable(deep));            /* made, and a file can be made in it */
+    assert_true(is_dir(deep));
+    char *file = xasprintf("%s/file", top);
+    assert_int_equal(write_atomic(file, "x", 1), 0);
+    char *under = xasprintf("%s/sub/dir", file);
+    char *bad = dir_unwritable(under);
+    assert_non_null(bad);
+    assert_int_equal(errno, ENOTDIR);
+    assert_string_equal(bad, file);                /* the file in the way, not a parent */
+    free(bad);
+    if (geteuid() != 0) {                          /* root writes whatever the mode says */
+        assert_int_equal(chmod(deep, 0500), 0);
+        bad = dir_unwritable(deep);
+        assert_non_null(bad);
+        assert_int_equal(errno, EACCES);
+        assert_string_equal(bad, deep);
+        free(bad);
+        chmod(deep, 0700);
+    }
+    remove_tree(top);
+    free(deep);
+    free(file);
+    free(under);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_strbuf),
         cmocka_unit_test(test_run_capture),
         cmocka_unit_test(test_stop_signals),
+        cmocka_unit_test(test_dir_unwritable),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

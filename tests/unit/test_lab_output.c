@@ -93,6 +93,15 @@ static void table_prints_aligned_and_writes_csv(void **state)
     assert_int_equal(emitted, 0);
     snprintf(path, sizeof path, "%s/emitted.csv", tmpdir);
     assert_non_null(strstr(slurp(path), "8,x,5.5\n"));
+    char cell[LAB_CSV_CELL_MAX(16)];
+    assert_int_equal(lab_csv_cell("-0.5", 0, cell), 4);      /* a number stays one */
+    assert_string_equal(cell, "-0.5");
+    lab_csv_cell("=1+1", 1, cell);                           /* a formula shows as text */
+    assert_string_equal(cell, "\"'=1+1\"");
+    lab_csv_cell("a\rb", 0, cell);
+    assert_string_equal(cell, "\"a\rb\"");
+    lab_csv_cell("\"\"", 1, cell);
+    assert_string_equal(cell, "\"\"\"\"\"\"");
 }
 
 static void report_is_tap13_with_yaml(void **state)

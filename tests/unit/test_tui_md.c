@@ -176,6 +176,34 @@ static void a_wide_table_wraps_inside_its_columns(void **state)
     md_doc_free(&d);
 }
 
+/* An identifier in a cell stays whole when the window has room for it, and a cell breaks
+ * between words even when the last space in reach is early in the row. */
+static void identifiers_in_cells_stay_whole(void **state)
+{
+    (void)state;
+    static const char md[] =
+        "| call | what it does |\n|---|---|\n"
+        "| in cudaMemPrefetchAsync(p, n, loc, 0, s) | moves the pages ahead of the kernel that "
+        "reads them, so that no page fault stalls it |\n"
+        "| cudaFuncAttributeMaxDynamicSharedMemorySize | the opt-in above 48 KiB of shared "
+        "memory per block |\n";
+    struct md_doc d = render(md, 60);
+    line_with(&d, "cudaMemPrefetchAsync(p,");
+    line_with(&d, "cudaFuncAttributeMaxDynamicSharedMemorySize");
+    for (size_t i = 0; i < d.n_lines; i++)
+        assert_true(tui_width(d.lines[i].text) <= 60);
+    md_doc_free(&d);
+    /* Too narrow for it: it breaks at its seams (a capital after a small letter), and every
+     * piece is whole. */
+    d = render(md, 40);
+    line_with(&d, "cudaFuncAttribute");
+    line_with(&d, "MaxDynamic");
+    line_with(&d, "SharedMemorySize");
+    for (size_t i = 0; i < d.n_lines; i++)
+        assert_true(tui_width(d.lines[i].text) <= 40);
+    md_doc_free(&d);
+}
+
 static void quotes_and_rules(void **state)
 {
     (void)state;
@@ -197,6 +225,7 @@ int main(void)
         cmocka_unit_test(links_are_text_and_images_caption_and_path),
         cmocka_unit_test(tables_are_aligned_columns),
         cmocka_unit_test(a_wide_table_wraps_inside_its_columns),
+        cmocka_unit_test(identifiers_in_cells_stay_whole),
         cmocka_unit_test(quotes_and_rules),
     };
     return cmocka_run_group_tests(tests, setup_utf8, NULL);
