@@ -155,7 +155,8 @@ int submit(struct class_run *cr, const size_t *todo, size_t n_todo);
 
 /* ---------------------------------------------------------------- collect.c */
 /* Writes DIR/gradebook.csv and junit.xml; *missing: students not "graded"; *skipped: 77 when
- * every task of every graded student was skipped, else 0. 0 or -1. */
+ * some task of a graded student was skipped and none was measured (said on stderr), else 0.
+ * 0 or -1. */
 int write_book(const struct course *c, const char *class_dir, const struct roster *r,
                char *const *hashes, size_t *missing, int *skipped);
 int collect_now(struct class_run *cr, const struct job_record *j);
