@@ -19,7 +19,7 @@ static void usage(FILE *f)
         "  --build DIR        the course's build directory; default build\n"
         "  --work DIR         scratch builds, one directory per student;\n"
         "                     default $TMPDIR/grader-class-<uid>/<class hash>\n"
-        "  --gpus 0,1,...     the GPUs to grade on (CUDA_VISIBLE_DEVICES per child)\n"
+        "  --gpus 0,1,...     the GPUs to grade on (CUDA_VISIBLE_DEVICES of each run)\n"
         "  --jobs N           students at once for each GPU: their builds and checks overlap,\n"
         "                     their timed runs take turns; on several GPUs each task goes to\n"
         "                     the least busy one (default: a quarter of each GPU's share of\n"
