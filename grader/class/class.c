@@ -41,12 +41,28 @@ int class_start(int argc, char **argv, int collect, struct class_run *cr)
     return -1;
 }
 
+static int in_roster(const struct roster *r, const char *name)
+{
+    for (size_t i = 0; i < r->n; i++)
+        if (strcmp(r->names[i], name) == 0)
+            return 1;
+    return 0;
+}
+
 /* Loads the course and the class, and hashes every student against `key`. 0 or exit status. */
 int class_setup(struct class_run *cr)
 {
     struct class_opts *o = &cr->o;
     if (class_resolve_paths(o, cr->paths) != 0) {
         fprintf(stderr, "grader: out of memory\n");
+        return 2;
+    }
+    char *lessons = path_join(o->root, "lessons");
+    int is_course = lessons && is_dir(lessons);
+    free(lessons);
+    if (!is_course) {
+        fprintf(stderr, "grader: %s is not a course (it has no lessons/): name the course with "
+                        "--course ROOT\n", o->root);
         return 2;
     }
     cr->course = course_load(o->root);
@@ -60,7 +76,59 @@ int class_setup(struct class_run *cr)
         fprintf(stderr, "grader: cannot read %s: %s\n", o->dir, strerror(errno));
         return 2;
     }
+    if (cr->roster.n == 0) {
+        fprintf(stderr, "grader: %s holds no student: a class is one directory per student, "
+                        "each with the student's exercises/\n", o->dir);
+        return 2;
+    }
+    for (size_t i = 0; i < o->n_only; i++)
+        if (!in_roster(&cr->roster, o->only[i])) {
+            fprintf(stderr, "grader class: --only %s: no such student in %s\n", o->only[i],
+                    o->dir);
+            return 2;
+        }
     return 0;
+}
+
+/* How many of the course's task files the student handed in. */
+static size_t handed_in(const struct class_run *cr, const char *name)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < course_task_count(cr->course); i++) {
+        char *f = xasprintf("%s/%s/exercises/%s.cu", cr->o.dir, name,
+                            task_id(course_task(cr->course, i)));
+        n += is_file(f);
+        free(f);
+    }
+    return n;
+}
+
+/* The first line of a run, and one line for each student to grade who handed nothing in;
+ * returns how many did hand something in. */
+static size_t announce(const struct class_run *cr, const size_t *todo, size_t n_todo)
+{
+    size_t fresh = count_fresh(cr), forced = 0, handed = 0;
+    for (size_t k = 0; k < n_todo; k++)
+        forced += results_fresh(cr->o.dir, cr->roster.names[todo[k]], cr->hashes[todo[k]]);
+    printf("class %s: %zu students, %zu tasks each; %zu to grade, %zu up to date", cr->o.dir,
+           cr->roster.n, course_task_count(cr->course), n_todo, fresh - forced);
+    if (forced)
+        printf("; --force regrades %zu whose results were up to date", forced);
+    printf("\n");
+    for (size_t k = 0; k < n_todo; k++) {
+        const char *name = cr->roster.names[todo[k]];
+        if (handed_in(cr, name)) {
+            handed++;
+            continue;
+        }
+        char *ex = xasprintf("%s/%s/exercises", cr->o.dir, name);
+        printf("  %-20s %s: every task is graded not submitted\n", name,
+               is_dir(ex) ? "handed in no task's file (exercises/L/T.cu)"
+                          : "has no exercises/ directory");
+        free(ex);
+    }
+    fflush(stdout);
+    return handed;
 }
 
 /* ---------------------------------------------------------------- entry points */
@@ -101,9 +169,7 @@ int class_main(int argc, char **argv)
         rc = 1;
         goto out;
     }
-    printf("class %s: %zu students, %zu tasks each; %zu to grade, %zu up to date\n", cr.o.dir,
-           cr.roster.n, course_task_count(cr.course), n_todo, count_fresh(&cr));
-    fflush(stdout);
+    size_t handed = announce(&cr, todo, n_todo);
     if (n_todo > 0 && cr.o.course_build && build_course(&cr.o, cr.course) != 0) {
         free(todo);
         rc = 1;
@@ -118,9 +184,13 @@ int class_main(int argc, char **argv)
     size_t failed = n_todo ? run_pool(&cr.o, cr.course, &cr.roster, cr.hashes, todo, n_todo) : 0;
     double secs = now_s() - t0;
     free(todo);
-    if (n_todo > failed)
+    /* a class of students who handed nothing in grades in no time: no rate to speak of */
+    if (n_todo > failed && handed)
         printf("graded %zu students in %.1f s: %.2f students per minute\n", n_todo - failed,
                secs, 60.0 * (double)(n_todo - failed) / secs);
+    else if (n_todo > failed)
+        printf("graded %zu students in %.1f s, none of whom handed anything in\n",
+               n_todo - failed, secs);
     rc = collect_now(&cr, NULL);
     if (cr.o.profile)
         class_profile_summary(cr.o.dir, &cr.roster, stdout);

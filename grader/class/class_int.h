@@ -4,7 +4,8 @@
  *   roster.c     the students of a class directory
  *   resume.c     hashes and seeds: which students are graded already (resumability)
  *   student.c    one student: the bounded builds and the grading, results.json
- *   pool.c       students in parallel, one child process per GPU or job slot
+ *   pool.c       students in parallel, one child process per slot (--jobs per GPU)
+ *   board.c      the GPUs' load, shared by those processes: each task to the least busy GPU
  *   slurm_job.c  the Slurm job: its record, submission, one array task (slurm.c: sbatch)
  *   collect.c    merging results into the gradebook; `grader collect`
  *   class.c      `grader class`
@@ -13,6 +14,7 @@
 #define GRADER_CLASS_INT_H
 
 #include <signal.h>
+#include <stdio.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -32,7 +34,7 @@ struct class_opts {
     const char *work;          /* scratch builds, one directory per student */
     int gpus[MAX_GPUS];
     size_t n_gpus;
-    int jobs;                  /* students at once on each GPU */
+    int jobs;                  /* students at once on each GPU (0 before class_parse_args) */
     int ref_every;             /* gradings a reference time serves (refcache.h) */
     int force;
     int keep_work;
@@ -106,11 +108,30 @@ int hash_students(struct class_run *cr);
 size_t *stale_students(const struct class_run *cr, size_t *n);
 size_t count_fresh(const struct class_run *cr);
 
+/* ---------------------------------------------------------------- board.c */
+/* Tasks in flight per GPU (indices into o->gpus), shared across fork: see board.c. */
+struct gpu_board;
+struct gpu_board *board_new(size_t n_slots, size_t n_gpus, size_t n_tasks); /* NULL: errno */
+void board_free(struct gpu_board *b);
+/* The GPU for the course's task `task` as slot's process begins it: the fewest tasks in
+ * flight, ties to the GPU that began this task most; counted in flight until board_done. */
+size_t board_pick(struct gpu_board *b, size_t slot, size_t task);
+void board_done(struct gpu_board *b, size_t slot, size_t gpu);
+/* Tasks slot began on gpu since its last board_clear. */
+long board_begun(struct gpu_board *b, size_t slot, size_t gpu);
+/* Slot's process ended: nothing of it in flight any more. */
+void board_clear(struct gpu_board *b, size_t slot);
+
 /* ---------------------------------------------------------------- student.c */
 int build_course(const struct class_opts *o, const struct course *c);
-/* 0: results.json written; 1: cancelled (nothing written); -1: could not be written. */
+/* 0: results.json written; 1: cancelled (nothing written); -1: could not be written. gpu: the
+ * GPU of every task (CUDA_VISIBLE_DEVICES; < 0: as the grader sees them). */
 int grade_student(const struct class_opts *o, const struct course *c, const char *name,
                   const char *hash, int gpu);
+/* The same with each task on the GPU of o->gpus that board picks as it begins (slot: this
+ * process's row of the board). */
+int grade_student_on(const struct class_opts *o, const struct course *c, const char *name,
+                     const char *hash, struct gpu_board *board, size_t slot);
 
 /* ---------------------------------------------------------------- pool.c */
 void print_done(const struct class_opts *o, const char *name, size_t k, size_t n, int gpu,
@@ -134,7 +155,8 @@ int submit(struct class_run *cr, const size_t *todo, size_t n_todo);
 
 /* ---------------------------------------------------------------- collect.c */
 /* Writes DIR/gradebook.csv and junit.xml; *missing: students not "graded"; *skipped: 77 when
- * every task of every graded student was skipped, else 0. 0 or -1. */
+ * some task of a graded student was skipped and none was measured (said on stderr), else 0.
+ * 0 or -1. */
 int write_book(const struct course *c, const char *class_dir, const struct roster *r,
                char *const *hashes, size_t *missing, int *skipped);
 int collect_now(struct class_run *cr, const struct job_record *j);

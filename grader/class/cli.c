@@ -19,9 +19,11 @@ static void usage(FILE *f)
         "  --build DIR        the course's build directory; default build\n"
         "  --work DIR         scratch builds, one directory per student;\n"
         "                     default $TMPDIR/grader-class-<uid>/<class hash>\n"
-        "  --gpus 0,1,...     the GPUs to grade on (CUDA_VISIBLE_DEVICES per child)\n"
-        "  --jobs N           students at once on each GPU: their builds and checks overlap,\n"
-        "                     their timed runs take turns (default: a quarter of the cores, 1-4)\n"
+        "  --gpus 0,1,...     the GPUs to grade on (CUDA_VISIBLE_DEVICES of each run)\n"
+        "  --jobs N           students at once for each GPU: their builds and checks overlap,\n"
+        "                     their timed runs take turns; on several GPUs each task goes to\n"
+        "                     the least busy one (default: a quarter of each GPU's share of\n"
+        "                     the cores, 1-4)\n"
         "  --reference-every N  time the reference afresh after N gradings on a GPU, or when its\n"
         "                     time is five minutes old (default 20; 1: for every grading)\n"
         "  --seed N           class seed; each student's seed derives from it (default 1)\n"
@@ -221,8 +223,6 @@ static void defaults(struct class_opts *o)
     memset(o, 0, sizeof *o);
     o->root = ".";
     o->build_dir = "build";
-    long cores = sysconf(_SC_NPROCESSORS_ONLN);
-    o->jobs = cores >= 16 ? 4 : cores >= 4 ? (int)(cores / 4) : 1;
     o->ref_every = 20;
     o->seed = 1;
     o->sanitize = 1;
@@ -233,9 +233,20 @@ static void defaults(struct class_opts *o)
     slurm_opts_init(&o->sl);
 }
 
+/* --jobs by default: the students at once for each GPU share the cores with the other GPUs'
+ * students (builds, the verifier, compute-sanitizer are CPU work): a quarter of each GPU's
+ * share of the cores, 1 to 4. */
+static int default_jobs(size_t n_gpus)
+{
+    long cores = sysconf(_SC_NPROCESSORS_ONLN) / (long)(n_gpus ? n_gpus : 1);
+    return cores >= 16 ? 4 : cores >= 4 ? (int)(cores / 4) : 1;
+}
+
 /* After the options: the one class directory, and what the options say together. */
 static int check_args(int argc, char **argv, struct class_opts *o, const char *cmd)
 {
+    if (!o->jobs)
+        o->jobs = default_jobs(o->n_gpus);
     if (optind < argc)
         o->dir = argv[optind];
     if (optind + 1 < argc) {

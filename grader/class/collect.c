@@ -46,17 +46,50 @@ static size_t merge_book(const struct course *c, const char *class_dir, const st
     return missing;
 }
 
-/* 77 (session.h) when every task of every graded student was skipped, else 0. */
-static int book_all_skipped(const struct gb_book *b)
+/* Whether an outcome came from running the task: not one of those decided before any run
+ * (not submitted, build failed, rejected, not run) nor a skip. */
+static int measured(const char *outcome)
 {
-    size_t graded = 0, skipped = 0;
-    const char *skip = outcome_key(OUTCOME_SKIPPED);
+    static const enum grader_outcome before[] = {OUTCOME_NOT_RUN, OUTCOME_BUILD_FAILED,
+                                                 OUTCOME_REJECTED, OUTCOME_SKIPPED};
+    if (strcmp(outcome, GB_NOT_SUBMITTED) == 0)
+        return 0;
+    for (size_t i = 0; i < sizeof before / sizeof before[0]; i++)
+        if (strcmp(outcome, outcome_key(before[i])) == 0)
+            return 0;
+    return 1;
+}
+
+/* A skipped task's reason: the engine's record, else what the student reads. */
+static const char *skip_reason(const struct gb_task *t)
+{
+    const cJSON *why = t->detail ? cJSON_GetObjectItemCaseSensitive(t->detail, "reason") : NULL;
+    if (cJSON_IsString(why) && why->valuestring[0])
+        return why->valuestring;
+    return t->output && t->output[0] ? t->output : "no reason given";
+}
+
+/* 77 (session.h) when some task of a graded student was skipped and none was measured: no
+ * GPU, most likely, whatever else the class holds (builds that failed, tasks not handed in);
+ * said in one line with the first skip's reason. Else 0. */
+static int book_unmeasured(const struct gb_book *b)
+{
+    const struct gb_task *skip = NULL;
+    size_t ran = 0;
+    const char *skipped = outcome_key(OUTCOME_SKIPPED);
     for (size_t i = 0; i < b->n_rows; i++)
         for (size_t k = 0; b->rows[i].graded && k < b->rows[i].student.n_tasks; k++) {
-            graded++;
-            skipped += strcmp(b->rows[i].student.tasks[k].outcome, skip) == 0;
+            const struct gb_task *t = &b->rows[i].student.tasks[k];
+            ran += measured(t->outcome);
+            if (!skip && strcmp(t->outcome, skipped) == 0)
+                skip = t;
         }
-    return graded && skipped == graded ? GRADER_EXIT_SKIPPED : 0;
+    if (!skip || ran)
+        return 0;
+    fprintf(stderr, "grader: nothing could be measured: every task that ran was skipped (%s: "
+                    "%.*s); grader doctor checks the GPU\n",
+            skip->id, (int)strcspn(skip_reason(skip), "\n"), skip_reason(skip));
+    return GRADER_EXIT_SKIPPED;
 }
 
 int write_book(const struct course *c, const char *class_dir, const struct roster *r,
@@ -64,7 +97,7 @@ int write_book(const struct course *c, const char *class_dir, const struct roste
 {
     struct gb_book b;
     *missing = merge_book(c, class_dir, r, hashes, &b);
-    *skipped = book_all_skipped(&b);
+    *skipped = book_unmeasured(&b);
     int rc = gb_book_write(&b, class_dir);
     if (rc != 0)
         fprintf(stderr, "grader: cannot write %s/gradebook.csv: %s\n", class_dir, strerror(errno));

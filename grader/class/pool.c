@@ -1,6 +1,7 @@
-/* pool.c — students in parallel on one machine (class_int.h): one child process per slot, a
- * slot being a GPU of --gpus (CUDA_VISIBLE_DEVICES) or one of --jobs; SIGINT and SIGTERM
- * cancel the gradings in progress. */
+/* pool.c — students in parallel on one machine (class_int.h): one child process per slot,
+ * --jobs slots for each GPU of --gpus, all of them taking the next student of one queue.
+ * A slot is no GPU's: on several GPUs each task of a student goes, as it begins, to the GPU
+ * least busy then (board.c). SIGINT and SIGTERM cancel the gradings in progress. */
 #include <errno.h>
 #include <math.h>
 #include <signal.h>
@@ -16,8 +17,28 @@
 
 volatile sig_atomic_t class_cancel;
 
-void print_done(const struct class_opts *o, const char *name, size_t k, size_t n, int gpu,
-                double secs)
+/* ", GPU 1" for a student graded on one GPU; ", GPU 0: 7 tasks, GPU 1: 6 tasks" on several. */
+static void print_gpus(const struct class_opts *o, struct gpu_board *b, size_t slot, int gpu)
+{
+    if (!b) {
+        if (gpu >= 0)
+            printf(", GPU %d", gpu);
+        return;
+    }
+    size_t used = 0;
+    for (size_t k = 0; k < o->n_gpus; k++)
+        used += board_begun(b, slot, k) > 0;
+    for (size_t k = 0; k < o->n_gpus; k++) {
+        long n = board_begun(b, slot, k);
+        if (used == 1 && n > 0)
+            printf(", GPU %d", o->gpus[k]);
+        else if (n > 0)
+            printf(", GPU %d: %ld task%s", o->gpus[k], n, n == 1 ? "" : "s");
+    }
+}
+
+static void print_result(const struct class_opts *o, const char *name, size_t k, size_t n,
+                         struct gpu_board *b, size_t slot, int gpu, double secs)
 {
     char *path = results_path(o->dir, name);
     struct gb_student s;
@@ -29,13 +50,18 @@ void print_done(const struct class_opts *o, const char *name, size_t k, size_t n
             passed += strcmp(s.tasks[i].outcome, "passed") == 0;
         printf("[%zu/%zu] %-20s %zu of %zu passed, %g of %g points  (%.1f s", k, n, name, passed,
                s.n_tasks, gb_student_score(&s), gb_student_max(&s), secs);
-        if (gpu >= 0)
-            printf(", GPU %d", gpu);
+        print_gpus(o, b, slot, gpu);
         printf(")\n");
     }
     fflush(stdout);
     gb_student_free(&s);
     free(path);
+}
+
+void print_done(const struct class_opts *o, const char *name, size_t k, size_t n, int gpu,
+                double secs)
+{
+    print_result(o, name, k, n, NULL, 0, gpu, secs);
 }
 
 /* The class's pace after each student graded: how many, the rate, the time left for the
@@ -55,10 +81,10 @@ static void print_pace(size_t graded, size_t ended, size_t n_todo, double elapse
 
 /* One line for a grading child that ended; 1 when it did not grade its student. */
 static int report_child(const struct class_opts *o, const char *name, int status, size_t done,
-                        size_t n_todo, int gpu, double secs)
+                        size_t n_todo, struct gpu_board *b, size_t slot, int gpu, double secs)
 {
     if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
-        print_done(o, name, done, n_todo, gpu, secs);
+        print_result(o, name, done, n_todo, b, slot, gpu, secs);
         return 0;
     }
     if (WIFEXITED(status) && WEXITSTATUS(status) == 3)
@@ -72,34 +98,47 @@ static int report_child(const struct class_opts *o, const char *name, int status
     return 1;
 }
 
-/* Grades `todo` (indices into the roster) with one child process per slot: --jobs slots on
- * each GPU of --gpus (or on the one GPU the children see). The gradings of one GPU share its
- * lock and its reference times (student.c). Returns how many could not be graded. */
+/* Without a board (one GPU, or none could be shared), the slot's own GPU. */
+static int slot_gpu(const struct class_opts *o, size_t slot)
+{
+    return o->n_gpus ? o->gpus[slot % o->n_gpus] : -1;
+}
+
+/* Grades `todo` (indices into the roster) with one child process per slot, --jobs slots for
+ * each GPU of --gpus (or for the GPUs the children see), each slot taking the next student as
+ * it comes free. The gradings of one GPU share its lock and its reference times (student.c).
+ * Returns how many could not be graded. */
 size_t run_pool(const struct class_opts *o, const struct course *c, const struct roster *r,
                 char *const *hashes, const size_t *todo, size_t n_todo)
 {
-    /* --jobs students at once on each GPU: slot s grades on GPU s mod the GPUs given */
     size_t slots = (o->n_gpus ? o->n_gpus : 1) * (size_t)o->jobs;
     pid_t *pid = calloc(slots, sizeof *pid);
     size_t *who = calloc(slots, sizeof *who);
     double *started = calloc(slots, sizeof *started);
+    struct gpu_board *board = NULL;
+    if (o->n_gpus > 1 && !(board = board_new(slots, o->n_gpus, course_task_count(c))))
+        fprintf(stderr, "grader class: cannot share the GPUs' load (%s): each student is graded "
+                        "on one GPU\n", strerror(errno));
     double t_start = now_s();
     size_t next = 0, running = 0, done = 0, graded = 0, failed = 0;
     if (!pid || !who || !started) {
         free(pid); free(who); free(started);
+        board_free(board);
         return n_todo;
     }
     while (next < n_todo || running > 0) {
         for (size_t s = 0; s < slots && next < n_todo && !class_cancel; s++) {
             if (pid[s] > 0)
                 continue;
-            int gpu = o->n_gpus ? o->gpus[s % o->n_gpus] : -1;
             size_t i = todo[next++];
+            if (board)
+                board_clear(board, s);
             fflush(stdout);
             fflush(stderr);
             pid_t p = fork();
             if (p == 0) {
-                int rc = grade_student(o, c, r->names[i], hashes[i], gpu);
+                int rc = board ? grade_student_on(o, c, r->names[i], hashes[i], board, s)
+                               : grade_student(o, c, r->names[i], hashes[i], slot_gpu(o, s));
                 fflush(stdout);
                 _exit(rc == 0 ? 0 : rc == 1 ? 3 : 1);
             }
@@ -133,8 +172,11 @@ size_t run_pool(const struct class_opts *o, const struct course *c, const struct
             pid[s] = 0;
             running--;
             done++;
-            if (report_child(o, r->names[who[s]], status, done, n_todo,
-                             o->n_gpus ? o->gpus[s % o->n_gpus] : -1, now_s() - started[s]))
+            int child_failed = report_child(o, r->names[who[s]], status, done, n_todo, board, s,
+                                            board ? -1 : slot_gpu(o, s), now_s() - started[s]);
+            if (board)
+                board_clear(board, s);
+            if (child_failed)
                 failed++;
             else
                 print_pace(++graded, done, n_todo, now_s() - t_start);
@@ -144,5 +186,6 @@ size_t run_pool(const struct class_opts *o, const struct course *c, const struct
     free(pid);
     free(who);
     free(started);
+    board_free(board);
     return failed;
 }

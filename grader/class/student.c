@@ -3,6 +3,7 @@
  * DIR/<student>/results.json. The course's make runs bounded by --make-timeout in a process
  * group of its own (runner.h). */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -99,17 +100,73 @@ static int submitted(const struct grade_opts *g, const struct task *t)
     return yes;
 }
 
+/* A student's tasks and where each is graded: one set of options per GPU (they differ in
+ * gpu, gpu_lock and ref_cache), and with a board, the GPU each task was sent to. */
+struct placed {
+    const struct course *c;
+    struct grade_opts *opts;  /* [n_opts] */
+    size_t n_opts;
+    struct gpu_board *board;  /* NULL: every task on opts[0] */
+    size_t slot;
+    const struct task **mine;
+    size_t *on;               /* [n]: the index into opts of each task begun */
+    struct task_result **results;
+};
+
+static size_t course_index(const struct course *c, const struct task *t)
+{
+    for (size_t i = 0; i < course_task_count(c); i++)
+        if (course_task(c, i) == t)
+            return i;
+    return SIZE_MAX;
+}
+
+/* With GRADER_GPU_TRACE naming the engine's trace of GPU holds (grade.c: gpu_trace), one line
+ * per task to <trace>.gpus: "<pid> <task> <gpu>", the GPU its runs' lines of that pid and task
+ * name used (-1: the GPUs the grader sees). tests/class/bench_class.sh reads it for each GPU's
+ * time line. Lines are written whole with O_APPEND. */
+static void trace_gpu(const struct task *t, int gpu)
+{
+    const char *trace = getenv("GRADER_GPU_TRACE");
+    if (!trace || !*trace)
+        return;
+    char *path = xasprintf("%s.gpus", trace);
+    char *line = xasprintf("%ld %s %d\n", (long)getpid(), task_name(t), gpu);
+    int fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+    if (fd >= 0) {
+        if (write(fd, line, strlen(line)) < 0) {
+            /* a measurement aid: a lost line loses no grading */
+        }
+        close(fd);
+    }
+    free(line);
+    free(path);
+}
+
+static const struct grade_opts *pick_gpu(size_t i, void *user)
+{
+    struct placed *p = user;
+    p->on[i] = p->board ? board_pick(p->board, p->slot, course_index(p->c, p->mine[i])) : 0;
+    trace_gpu(p->mine[i], p->opts[p->on[i]].gpu);
+    return &p->opts[p->on[i]];
+}
+
 static void keep_result(size_t i, struct task_result *r, void *user)
 {
-    ((struct task_result **)user)[i] = r;
+    struct placed *p = user;
+    p->results[i] = r;
+    if (p->board)
+        board_done(p->board, p->slot, p->on[i]);
 }
 
 /* Every task of the course into s: graded when the student has its file, else not
  * submitted; the submitted ones built ahead, one make per side (grade_batch_build), then
  * graded one after the other, the next one's run starting while this one is checked
- * (grade_ahead). 0, or 1 when cancelled. */
-static int grade_tasks(const struct course *c, struct grade_opts *g, struct gb_student *s)
+ * (grade_ahead), each on the GPU p picks as it begins. 0, or 1 when cancelled. */
+static int grade_tasks(struct placed *p, struct gb_student *s)
 {
+    const struct course *c = p->c;
+    struct grade_opts *g = &p->opts[0];
     size_t n_course = course_task_count(c), n = 0;
     const struct task **mine = xcalloc(n_course + 1, sizeof *mine);
     struct task_result **results = xcalloc(n_course + 1, sizeof *results);
@@ -117,8 +174,12 @@ static int grade_tasks(const struct course *c, struct grade_opts *g, struct gb_s
         if (submitted(g, course_task(c, i)))
             mine[n++] = course_task(c, i);
     struct grade_batch *batch = grade_batch_build(mine, n, g);
-    g->batch = batch;
-    size_t graded = grade_ahead(mine, n, g, keep_result, results);
+    for (size_t k = 0; k < p->n_opts; k++)
+        p->opts[k].batch = batch;
+    p->mine = mine;
+    p->results = results;
+    p->on = xcalloc(n_course + 1, sizeof *p->on);
+    size_t graded = grade_ahead_pick(mine, n, g, pick_gpu, p, keep_result, p);
     int rc = class_cancel || graded < n ? 1 : 0;
     for (size_t i = 0, k = 0; i < n_course; i++) {
         const struct task *t = course_task(c, i);
@@ -131,8 +192,10 @@ static int grade_tasks(const struct course *c, struct grade_opts *g, struct gb_s
                                 GB_NOT_SUBMITTED, "not submitted", NULL);
         }
     }
-    g->batch = NULL;
+    for (size_t k = 0; k < p->n_opts; k++)
+        p->opts[k].batch = NULL;
     grade_batch_free(batch);
+    free(p->on);
     free(results);
     free(mine);
     return rc;
@@ -203,8 +266,11 @@ static int scratch_setup(const struct class_opts *o, const char *name, char **ex
     return rc;
 }
 
-int grade_student(const struct class_opts *o, const struct course *c, const char *name,
-                  const char *hash, int gpu)
+/* One student, each task on one of gpus[0..n_gpus) (n_gpus 0: the GPUs the grader sees),
+ * picked by board as it begins when there is one. */
+static int grade_placed(const struct class_opts *o, const struct course *c, const char *name,
+                        const char *hash, const int *gpus, size_t n_gpus,
+                        struct gpu_board *board, size_t slot)
 {
     char *exdir = NULL, *exbuild = NULL;
     if (scratch_setup(o, name, &exbuild, &exdir) != 0) {
@@ -212,26 +278,32 @@ int grade_student(const struct class_opts *o, const struct course *c, const char
         free(exbuild);
         return -1;
     }
-    struct grade_opts g;
-    student_grade_opts(o, &g, name, gpu);
-    g.exercises_dir = exdir;
-    g.exbuild_dir = exbuild;
     /* the student's own exercises, not the scratch's link to them: a link of theirs that
      * leads to a classmate's files is refused before anything is built */
     char *own = own_exercises_path(o, name);
-    g.own_exercises = own;
-    char *lock, *refs;
-    gpu_shared_paths(o, gpu, &lock, &refs);
-    g.gpu_lock = lock;
-    g.ref_cache = refs;
-    g.ref_max_uses = o->ref_every;
+    size_t n_opts = n_gpus ? n_gpus : 1;
+    struct grade_opts *opts = xcalloc(n_opts, sizeof *opts);
+    char **shared = xcalloc(2 * n_opts, sizeof *shared);
+    for (size_t k = 0; k < n_opts; k++) {
+        struct grade_opts *g = &opts[k];
+        student_grade_opts(o, g, name, n_gpus ? gpus[k] : -1);
+        g->exercises_dir = exdir;
+        g->exbuild_dir = exbuild;
+        g->own_exercises = own;
+        gpu_shared_paths(o, g->gpu, &shared[2 * k], &shared[2 * k + 1]);
+        g->gpu_lock = shared[2 * k];
+        g->ref_cache = shared[2 * k + 1];
+        g->ref_max_uses = o->ref_every;
+    }
+    struct placed p = {.c = c, .opts = opts, .n_opts = n_opts,
+                       .board = n_opts > 1 ? board : NULL, .slot = slot};
     struct gb_student s;
     gb_student_init(&s, name);
     set_str(&s.hash, hash);
-    s.seed = g.seed;
+    s.seed = opts[0].seed;
     s.seed_known = 1;
     double t0 = now_s();
-    int rc = grade_tasks(c, &g, &s);
+    int rc = grade_tasks(&p, &s);
     s.execution_time = now_s() - t0;
     s.graded_at = (int64_t)time(NULL);
     char *path = results_path(o->dir, name);
@@ -246,7 +318,22 @@ int grade_student(const struct class_opts *o, const struct course *c, const char
         remove_tree(exbuild);
     free(exdir);
     free(exbuild);
-    free(lock);
-    free(refs);
+    free(own);
+    for (size_t k = 0; k < 2 * n_opts; k++)
+        free(shared[k]);
+    free(shared);
+    free(opts);
     return rc;
+}
+
+int grade_student(const struct class_opts *o, const struct course *c, const char *name,
+                  const char *hash, int gpu)
+{
+    return grade_placed(o, c, name, hash, &gpu, gpu >= 0, NULL, 0);
+}
+
+int grade_student_on(const struct class_opts *o, const struct course *c, const char *name,
+                     const char *hash, struct gpu_board *board, size_t slot)
+{
+    return grade_placed(o, c, name, hash, o->gpus, o->n_gpus, board, slot);
 }

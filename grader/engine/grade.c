@@ -64,6 +64,43 @@ char *job_work_file(const struct job *j, const char *name)
     return path_join(j->work, name);
 }
 
+/* *field with every "<exercises_abs>/" made "exercises/". */
+static void show_exercises_in(const char *dir, size_t len, char **field)
+{
+    if (!*field || !strstr(*field, dir))
+        return;
+    size_t n = 0;
+    for (const char *p = strstr(*field, dir); p; p = strstr(p + len, dir))
+        n++;
+    char *out = xcalloc(strlen(*field) + n * strlen("exercises/") + 1, 1), *o = out;
+    for (const char *p = *field; *p;) {
+        if (strncmp(p, dir, len) == 0) {
+            o = stpcpy(o, "exercises/");
+            p += len;
+        } else {
+            *o++ = *p++;
+        }
+    }
+    free(*field);
+    *field = out;
+}
+
+void job_show_exercises(const struct job *j, size_t diags_from, size_t findings_from)
+{
+    char *dir = xasprintf("%s/", j->exercises_abs);
+    size_t len = strlen(dir);
+    struct task_result *r = j->r;
+    for (size_t i = diags_from; i < r->n_diags; i++) {
+        show_exercises_in(dir, len, &r->diags[i].file);
+        show_exercises_in(dir, len, &r->diags[i].text);
+    }
+    for (size_t i = findings_from; i < r->n_findings; i++) {
+        show_exercises_in(dir, len, &r->findings[i].file);
+        show_exercises_in(dir, len, &r->findings[i].text);
+    }
+    free(dir);
+}
+
 void job_fact(struct job *j, enum grader_outcome o, const char *fmt, ...)
 {
     va_list ap;

@@ -168,6 +168,14 @@ size_t grade_many(const struct task *const *tasks, size_t n, const struct grade_
  * o->gpu_lock, one after the other. */
 size_t grade_ahead(const struct task *const *tasks, size_t n, const struct grade_opts *o,
                    grade_done_fn done, void *user);
+/* The options task i is to be graded with (NULL: the caller's o), asked once, as it begins,
+ * on a grading thread. */
+typedef const struct grade_opts *(*grade_pick_fn)(size_t i, void *user);
+/* grade_ahead with each task's options chosen by pick as it begins (a class sends each task
+ * to one of its GPUs: their options differ in gpu, gpu_lock and ref_cache only). o gives the
+ * cancel flag, and a lock when the options pick returns have one. */
+size_t grade_ahead_pick(const struct task *const *tasks, size_t n, const struct grade_opts *o,
+                        grade_pick_fn pick, void *pick_user, grade_done_fn done, void *user);
 /* How many gradings grade_many would run at once for jobs asked. */
 unsigned grade_many_jobs(const struct grade_opts *o, unsigned jobs);
 

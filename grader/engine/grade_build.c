@@ -155,8 +155,10 @@ static int build_exercise(struct job *j)
     char **words = exercise_words(j, NULL, &j->ex_target, 1);
     run_make(j, log, 1, "-j4", words, &res, how, sizeof how);
     char *text = read_text_file(log, LOG_READ_MAX);
+    size_t from = r->n_diags;
     if (text)
         parse_compiler_diags(text, j->root, r, MAX_DIAGS);
+    job_show_exercises(j, from, r->n_findings);
     free(text);
     int ok = res.end == RUN_EXITED && res.exit_status == 0 && is_file(j->ex_bin);
     if (!ok && res.end != RUN_CANCELLED)
@@ -206,8 +208,10 @@ static void own_log(const struct grade_batch *b, struct job *j, const char *obj,
         fclose(out);
     free(text);
     text = read_text_file(log, LOG_READ_MAX);
+    size_t from = j->r->n_diags;
     if (text)
         parse_compiler_diags(text, j->root, j->r, MAX_DIAGS);
+    job_show_exercises(j, from, j->r->n_findings);
     free(text);
     free(log);
 }

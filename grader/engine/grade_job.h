@@ -94,6 +94,11 @@ struct job {
 
 /* <work>/name, malloc'd. */
 char *job_work_file(const struct job *j, const char *name);
+/* The student's files as the student knows them: in the diagnostics and sanitizer findings
+ * from these indices on, "<exercises_abs>/L/T.cu" reads "exercises/L/T.cu", wherever the
+ * grader read them from (a class, through a link in its scratch directory), as --batch shows
+ * the course's own exercises/. */
+void job_show_exercises(const struct job *j, size_t diags_from, size_t findings_from);
 void job_progress(const struct job *j, enum grade_step s, const char *detail);
 int job_cancelled(const struct job *j);
 /* The niceness of CPU work that may run beside another grading's timed run (builds, the

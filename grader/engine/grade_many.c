@@ -33,7 +33,8 @@
  * its symbols, its cases, its graded run) going on while this one is verified, sanitized and
  * timed: the same pipeline with one thread of each kind, the checker timing its tasks itself.
  * A class grades each student this way, and its GPU's turn no longer waits for a student's
- * next program to start.
+ * next program to start. grade_ahead_pick lets the caller choose each task's options as it
+ * begins: a class on several GPUs sends each task to the GPU least busy then.
  *
  * The results reach the caller in the order of the tasks, on its own thread, as soon as they
  * and every one before them are over: a report or a progress line reads the same whatever
@@ -53,6 +54,8 @@ struct many {
     unsigned jobs;
     unsigned ahead;                 /* beginners: graded runs under way, most at their gates */
     int times_inline;               /* grade_ahead: a checker takes its task's times itself */
+    grade_pick_fn pick;             /* grade_ahead_pick: each task's options (NULL: o) */
+    void *pick_user;
     pthread_mutex_t lock;
     pthread_cond_t changed;         /* anything below changed */
     size_t next;                    /* the next task to begin; 0..next-1 were begun */
@@ -68,6 +71,14 @@ struct many {
 };
 
 static int cancelled(const struct grade_opts *o) { return o->cancel && *o->cancel; }
+
+/* The options task i is graded with, chosen as it begins. */
+static const struct grade_opts *opts_for(grade_pick_fn pick, void *user,
+                                         const struct grade_opts *o, size_t i)
+{
+    const struct grade_opts *chosen = pick ? pick(i, user) : NULL;
+    return chosen ? chosen : o;
+}
 
 static void finish(struct many *m, size_t i, struct task_result *r)
 {
@@ -122,7 +133,7 @@ static void *beginner(void *arg)
         pthread_mutex_unlock(&m->lock);
         if (stop)
             break;
-        struct grading *g = grade_begin(m->tasks[i], m->o);
+        struct grading *g = grade_begin(m->tasks[i], opts_for(m->pick, m->pick_user, m->o, i));
         pthread_mutex_lock(&m->lock);
         m->g[i] = g;
         m->begun[m->n_begun++] = i;
@@ -210,21 +221,22 @@ static size_t hand_over(struct many *m, grade_done_fn done, void *user)
 }
 
 static size_t one_by_one(const struct task *const *tasks, size_t n, const struct grade_opts *o,
-                         grade_done_fn done, void *user)
+                         grade_pick_fn pick, void *pick_user, grade_done_fn done, void *user)
 {
     size_t handed = 0;
     for (size_t i = 0; i < n && !cancelled(o); i++, handed++)
-        done(i, grade_task(tasks[i], o), user);
+        done(i, grade_task(tasks[i], opts_for(pick, pick_user, o, i)), user);
     return handed;
 }
 
 /* The pipeline of both: 2 x `jobs` beginners (one for grade_ahead) and `jobs` checkers, and the
  * times on timer threads behind the door, or taken by the checkers themselves (times_inline). */
 static size_t pipeline(const struct task *const *tasks, size_t n, const struct grade_opts *o,
-                       unsigned jobs, int times_inline, grade_done_fn done, void *user)
+                       unsigned jobs, int times_inline, grade_pick_fn pick, void *pick_user,
+                       grade_done_fn done, void *user)
 {
     struct many m = {.tasks = tasks, .n = n, .o = o, .jobs = jobs, .times_inline = times_inline,
-                     .ahead = times_inline ? 1 : 2 * jobs};
+                     .ahead = times_inline ? 1 : 2 * jobs, .pick = pick, .pick_user = pick_user};
     pthread_mutex_init(&m.lock, NULL);
     pthread_cond_init(&m.changed, NULL);
     m.begun = xcalloc(n, sizeof *m.begun);
@@ -249,7 +261,7 @@ static size_t pipeline(const struct task *const *tasks, size_t n, const struct g
     pthread_mutex_unlock(&m.lock);
     size_t handed;
     if (beginners == 0) {
-        handed = one_by_one(tasks, n, o, done, user);
+        handed = one_by_one(tasks, n, o, pick, pick_user, done, user);
     } else {
         if (self_check)
             checker(&m);
@@ -277,8 +289,8 @@ size_t grade_many(const struct task *const *tasks, size_t n, const struct grade_
     if (jobs > n)
         jobs = (unsigned)n;
     if (jobs <= 1)
-        return one_by_one(tasks, n, o, done, user);
-    return pipeline(tasks, n, o, jobs, 0, done, user);
+        return one_by_one(tasks, n, o, NULL, NULL, done, user);
+    return pipeline(tasks, n, o, jobs, 0, NULL, NULL, done, user);
 }
 
 /* One beginner and one checker: the beginner waits while a begun task waits to be checked, so
@@ -286,7 +298,13 @@ size_t grade_many(const struct task *const *tasks, size_t n, const struct grade_
 size_t grade_ahead(const struct task *const *tasks, size_t n, const struct grade_opts *o,
                    grade_done_fn done, void *user)
 {
+    return grade_ahead_pick(tasks, n, o, NULL, NULL, done, user);
+}
+
+size_t grade_ahead_pick(const struct task *const *tasks, size_t n, const struct grade_opts *o,
+                        grade_pick_fn pick, void *pick_user, grade_done_fn done, void *user)
+{
     if (!o->gpu_lock || n < 2)
-        return one_by_one(tasks, n, o, done, user);
-    return pipeline(tasks, n, o, 1, 1, done, user);
+        return one_by_one(tasks, n, o, pick, pick_user, done, user);
+    return pipeline(tasks, n, o, 1, 1, pick, pick_user, done, user);
 }

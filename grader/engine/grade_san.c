@@ -105,7 +105,9 @@ static void san_collect(struct job *j, struct sanitizer_run *sr, struct san_job 
         return;
     }
     size_t room = r->n_findings < MAX_FINDINGS ? MAX_FINDINGS - r->n_findings : 0;
+    size_t from = r->n_findings;
     sr->n_findings = text ? parse_sanitizer_output(text, tool, j->root, r, room) : 0;
+    job_show_exercises(j, r->n_diags, from);
     char tool_err[512] = "";
     int tool_failed = text && sanitizer_tool_error(text, tool_err, sizeof tool_err);
     free(text);

@@ -2,7 +2,7 @@
 # Students graded per minute on this machine's GPU(s) for the real course: a class of N
 # students with mixed submissions, graded by `grader class` for at most LIMIT seconds
 # (interrupted runs lose nothing; the rate counts the students finished).
-#   tests/class/bench_class.sh OUTDIR [N=20] [LIMIT=600] [grader class options...]
+#   tests/class/bench_class.sh OUTDIR [N=20] [LIMIT=600] [grader class options...] [--scan 1,2,4]
 # The class, in this order and repeated up to N:
 #   ref        a copy of the reference solutions                      every task passed
 #   shipped    the shipped exercises                                  wrong, build failed...
@@ -12,18 +12,46 @@
 #   sanitizer  the solutions, 03's kernel reads past the end of A     matmul_naive sanitizer
 # Writes OUTDIR/summary.txt (the rate, seconds per student, seconds per grading step summed
 # over the class, the GPU's time held and waited for, its time line: held alone, by a first
-# look, only shared, idle; and the time no run had its turn, split by whether a timed run was
-# on its way to its gate), OUTDIR/class.csv (one row: the same figures), OUTDIR/steps.csv (one
-# row per student and step) and OUTDIR/gpu-trace.txt (every hold of the GPU), plus the
-# gradebook, the reference times (reference.csv) and the class log. A task whose outcome is
-# not its student's kind's (matmul_naive as above, every other task passed) is named in the
-# summary, and the script exits 1. Needs a GPU.
+# look, only shared, idle; the time no run had its turn, split by whether a timed run was on
+# its way to its gate; each GPU's busy and idle share), OUTDIR/class.csv (one row: the same
+# figures), OUTDIR/steps.csv (one row per student and step), OUTDIR/gpus.csv (one row per GPU),
+# OUTDIR/outcomes.csv (every task of every student) and OUTDIR/gpu-trace.txt (every hold of a
+# GPU; gpu-trace.txt.gpus: the GPU of each task), plus the gradebook, the reference times
+# (reference.csv) and the class log. A task whose outcome is not its student's kind's
+# (matmul_naive as above, every other task passed) is named in the summary, and the script
+# exits 1. Needs a GPU.
+#
+# --scan 1,2,4 grades the same class once with each number K of GPUs (GPUs 0..K-1; each run
+# with a scratch directory of its own, so that no run takes another's reference times), for at
+# most LIMIT seconds each. A K above the machine's GPUs is left out, so one command serves a
+# machine of 2 GPUs and one of 4. Each run's files go to OUTDIR/gpus-K/ as above; then
+# OUTDIR/scaling.txt and scaling.csv: GPUs, students, wall, students a minute, speed-up over the
+# first run, each GPU's busy and idle share; and every task of every student graded in two runs
+# compared (the script exits 1 when an outcome differs).
 set -u
 cd "$(dirname "$0")/../.."
-[ $# -ge 1 ] || { echo "usage: tests/class/bench_class.sh OUTDIR [N] [LIMIT] [grader class options...]" >&2; exit 2; }
+[ $# -ge 1 ] || { echo "usage: tests/class/bench_class.sh OUTDIR [N] [LIMIT] [grader class options...] [--scan 1,2,4]" >&2; exit 2; }
 out=$1 n=${2:-20} limit=${3:-600}
 shift $(( $# < 3 ? $# : 3 ))
+scan="" scanning=0 opts=()
+while [ $# -gt 0 ]; do
+  case $1 in
+    --scan) scanning=1 scan=${2:-}; shift $(( $# < 2 ? 1 : 2 )) ;;
+    --scan=*) scanning=1 scan=${1#--scan=}; shift ;;
+    *) opts+=("$1"); shift ;;
+  esac
+done
+if [ $scanning -eq 1 ]; then
+  [[ $scan =~ ^[1-9][0-9]*(,[1-9][0-9]*)*$ ]] ||
+    { echo "bench_class: --scan takes GPU counts, e.g. --scan 1,2,4 (got '$scan')" >&2; exit 2; }
+  for o in ${opts[@]+"${opts[@]}"}; do
+    case $o in --gpus|--gpus=*|--work|--work=*)
+      echo "bench_class: --scan chooses the GPUs and the scratch directories (drop $o)" >&2; exit 2 ;;
+    esac
+  done
+fi
 if ! nvidia-smi -L >/dev/null 2>&1; then echo "SKIP: no GPU (nvidia-smi finds none)"; exit 77; fi
+n_gpus=$(nvidia-smi -L | grep -c '^GPU ')
 work=$(mktemp -d "${TMPDIR:-/tmp}/classbench.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 course=$work/course class=$work/class
@@ -31,7 +59,9 @@ mkdir -p "$course" "$class" "$out"
 out=$(cd "$out" && pwd)
 cp -r Makefile common tools lessons solutions exercises "$course"/
 start=$SECONDS
-make -C "$course" -k -j"$(nproc)" all >"$out/course-build.log" 2>&1
+# what grading needs: every task's reference solution, and the lab library with them
+make -C "$course" -k -j"$(nproc)" $(make -s -C "$course" list-tasks | sed 's|^|build/solutions/|') \
+  >"$out/course-build.log" 2>&1
 echo "course build: $((SECONDS - start)) s" | tee "$out/summary.txt"
 
 # mutate KIND FILE: the one-task change that makes a student of that kind (03's solution).
@@ -63,20 +93,12 @@ for i in $(seq -w 1 "$n"); do
     { echo "FAIL: the $k mutation did not apply to $f"; exit 1; }
 done
 
-start=$SECONDS
-rm -f "$out/gpu-trace.txt"
-GRADER_GPU_TRACE=$out/gpu-trace.txt timeout -k 30 -s INT "$limit" build/grader/grader class "$class" --course "$course" "$@" \
-  >"$out/class.log" 2>&1
-rc=$?
-secs=$((SECONDS - start))
-echo "grader class $* : exit $rc, $secs s" | tee -a "$out/summary.txt"
-cp "$class/gradebook.csv" "$class/junit.xml" "$class/reference.csv" "$out/" 2>/dev/null
 
-# The figures, from every student's results.json.
-python3 - "$class" "$secs" "$out" "$*" <<'EOF' | tee -a "$out/summary.txt"
+# The figures of one run, from every student's results.json: figures.py CLASS SECS OUT OPTIONS
+cat >"$work/figures.py" <<'FIGURES'
 import csv, glob, json, os, sys
 cls, secs, out, opts = sys.argv[1], float(sys.argv[2]), sys.argv[3], sys.argv[4]
-steps, gpu, done, rows, odd = {}, {}, 0, [], []
+steps, gpu, done, rows, odd, outcomes = {}, {}, 0, [], [], []
 expected = {"ref": "passed", "slow": "too_slow", "crash": "crashed", "hang": "timed_out",
             "sanitizer": "sanitizer"}
 for path in sorted(glob.glob(os.path.join(cls, "*", "results.json"))):
@@ -99,9 +121,10 @@ for path in sorted(glob.glob(os.path.join(cls, "*", "results.json"))):
         for k, v in (res.get("gpu") or {}).items():
             gpu[k] = gpu.get(k, 0.0) + (v or 0.0)
         # each kind changes matmul_naive alone: its other tasks are the solutions, and pass
+        got = extra.get("outcome", res.get("outcome"))
+        outcomes.append((student, tid, got))
         if kind in expected:
             want = expected[kind] if tid == "03-naive-matmul/matmul_naive" else "passed"
-            got = extra.get("outcome", res.get("outcome"))
             if got != want:
                 odd.append(f"{student}: {tid} {got}, expected {want}")
 rate = done / secs * 60 if secs > 0 else 0
@@ -127,14 +150,14 @@ try:
         if len(f) != 9:
             continue
         turn = None if f[6] == "-" else (float(f[6]), float(f[7]))
-        marks.append((f[2], f[3], float(f[5]), turn, float(f[8])))
+        marks.append((f[2], f[3], float(f[5]), turn, float(f[8]), f[0], f[1]))
 except OSError:
     pass
 line_cols = {}
 if marks:
     t0, t1 = min(m[2] for m in marks), max(m[4] for m in marks)
     ev = []  # (time, which count: 0 shared, 1 timed, 2 alone, +1 / -1)
-    for prog, use, held, turn, end in marks:
+    for prog, use, held, turn, end, *_ in marks:
         if turn is None:
             ev += [(held, 0, 1), (end, 0, -1)]
             continue
@@ -156,7 +179,7 @@ if marks:
           f"by a first look {span[1]:.1f} s ({pct(span[1]):.0f} %), only shared {span[2]:.1f} s "
           f"({pct(span[2]):.0f} %), idle {span[3]:.1f} s ({pct(span[3]):.0f} %)")
     by = {}
-    for prog, use, held, turn, end in marks:
+    for prog, use, held, turn, end, *_ in marks:
         who = prog if prog in ("compute-sanitizer", "ncu") else "timed runs"
         if turn is not None:
             by[f"{use}: {who}"] = by.get(f"{use}: {who}", 0.0) + turn[1] - turn[0]
@@ -187,6 +210,41 @@ if marks:
     line_cols["turn_free_starting_s"] = starting
     print(f"  turn free {free:.1f} s: a timed run on its way to its gate {starting:.1f} s, "
           f"none started {free - starting:.1f} s")
+    # Each GPU's share of the span from the class's first hold to its last: busy (some run held
+    # it), its turn held (a timed run or one alone), idle. Which GPU a run used comes from the
+    # class's map of tasks to GPUs (<trace>.gpus: pid, task, GPU); without it, "?".
+    gpu_of, tasks_on = {}, {}
+    try:
+        for line in open(os.path.join(out, "gpu-trace.txt.gpus")):
+            f = line.split()
+            if len(f) == 3:
+                gpu_of[(f[0], f[1])] = f[2]
+                tasks_on[f[2]] = tasks_on.get(f[2], 0) + 1
+    except OSError:
+        pass
+    def union(iv):
+        total, reach = 0.0, None
+        for a, b in sorted(iv):
+            if reach is None or a > reach:
+                total, reach = total + b - a, b
+            elif b > reach:
+                total, reach = total + b - reach, b
+        return total
+    held, turns = {}, {}
+    for prog, use, h, turn, end, pid, task in marks:
+        g = gpu_of.get((pid, task), "?")
+        held.setdefault(g, []).append((h, end))
+        if turn is not None:
+            turns.setdefault(g, []).append(turn)
+    with open(os.path.join(out, "gpus.csv"), "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(["gpu", "tasks", "span_s", "busy_s", "turn_s", "idle_s"])
+        for g in sorted(held, key=lambda x: (len(x), x)):
+            busy, turn = union(held[g]), union(turns.get(g, []))
+            w.writerow([g, tasks_on.get(g, 0), f"{wall:.2f}", f"{busy:.2f}", f"{turn:.2f}",
+                        f"{wall - busy:.2f}"])
+            print(f"  GPU {g}: {tasks_on.get(g, 0)} tasks, busy {pct(busy):.0f} % of {wall:.0f} s "
+                  f"(its turn held {pct(turn):.0f} %), idle {pct(wall - busy):.0f} %")
 with open(os.path.join(out, "class.csv"), "w", newline="") as f:
     w = csv.writer(f)
     w.writerow(["options", "students", "seconds", "students_per_minute", "seconds_per_student"]
@@ -199,10 +257,110 @@ with open(os.path.join(out, "steps.csv"), "w", newline="") as f:
     w = csv.writer(f)
     w.writerow(["student", "task", "step", "seconds"])
     w.writerows(rows)
+with open(os.path.join(out, "outcomes.csv"), "w", newline="") as f:
+    w = csv.writer(f)
+    w.writerow(["student", "task", "outcome"])
+    w.writerows(sorted(outcomes))
 for line in odd:
     print(f"NOT AS BUILT: {line}")
 sys.exit(1 if odd else 0)
-EOF
-figures_rc=${PIPESTATUS[0]}
-grep -E "^\[" "$out/class.log" | tail -n "$n" >>"$out/summary.txt"
-exit "$figures_rc"
+FIGURES
+
+# One grading of the whole class into DIR: run_class DIR [grader class options...]; 0, or 1 when
+# a task is not as its student's kind says.
+run_class() {
+  local dir=$1; shift
+  [ -n "$dir" ] && [ -n "$class" ] || return 2
+  mkdir -p "$dir"
+  rm -f "$class"/*/results.json "$class/gradebook.csv" "$class/junit.xml" "$class/reference.csv" \
+    "$dir/gpu-trace.txt" "$dir/gpu-trace.txt.gpus"
+  local t0=$SECONDS rc secs
+  GRADER_GPU_TRACE=$dir/gpu-trace.txt timeout -k 30 -s INT "$limit" build/grader/grader class \
+    "$class" --course "$course" "$@" >"$dir/class.log" 2>&1
+  rc=$?
+  secs=$((SECONDS - t0))
+  echo "grader class $* : exit $rc, $secs s" | tee -a "$dir/summary.txt"
+  cp "$class/gradebook.csv" "$class/junit.xml" "$class/reference.csv" "$dir/" 2>/dev/null
+  python3 "$work/figures.py" "$class" "$secs" "$dir" "$*" | tee -a "$dir/summary.txt"
+  local figures_rc=${PIPESTATUS[0]}
+  grep -E "^\[" "$dir/class.log" | tail -n "$n" >>"$dir/summary.txt"
+  return "$figures_rc"
+}
+
+if [ $scanning -eq 0 ]; then
+  run_class "$out" ${opts[@]+"${opts[@]}"}
+  exit $?
+fi
+
+rc=0 runs=()
+for k in ${scan//,/ }; do
+  if [ "$k" -gt "$n_gpus" ]; then
+    echo "--scan: $k GPUs left out: this machine has $n_gpus" | tee -a "$out/summary.txt"
+    continue
+  fi
+  echo "== $k GPU(s)" | tee -a "$out/summary.txt"
+  run_class "$out/gpus-$k" --gpus "$(seq -s, 0 $((k - 1)))" --work "$work/work-$k" \
+    ${opts[@]+"${opts[@]}"} || rc=1
+  runs+=("$out/gpus-$k")
+  rm -rf "$work/work-$k"
+done
+[ ${#runs[@]} -gt 0 ] || { echo "--scan: no GPU count fits this machine"; exit 2; }
+python3 - "$out" "${runs[@]}" <<'SCALING' | tee "$out/scaling.txt"
+import csv, os, sys
+out, runs = sys.argv[1], sys.argv[2:]
+rows = []
+for d in runs:
+    k = int(os.path.basename(d).split("-")[1])
+    try:
+        c = next(csv.DictReader(open(os.path.join(d, "class.csv"), newline="")))
+        o = {(r["student"], r["task"]): r["outcome"]
+             for r in csv.DictReader(open(os.path.join(d, "outcomes.csv"), newline=""))}
+    except (OSError, StopIteration):
+        print(f"{k} GPU(s): no figures (see {d}/class.log)")
+        continue
+    try:
+        g = list(csv.DictReader(open(os.path.join(d, "gpus.csv"), newline="")))
+    except OSError:
+        g = []
+    rows.append((k, c, g, o))
+if not rows:
+    sys.exit(1)
+base_k, base_rate = rows[0][0], float(rows[0][1]["students_per_minute"])
+targets = {2: 1.8, 4: 3.4}  # the rate on K GPUs over the rate on one
+print(f"{'GPUs':>4} {'students':>8} {'wall s':>7} {'per min':>8} {'speed-up':>8}  "
+      f"each GPU: busy / idle % of the span (tasks)")
+table = []
+for k, c, g, o in rows:
+    rate = float(c["students_per_minute"])
+    up = rate / base_rate if base_rate > 0 else 0
+    per = "  ".join(f"{r['gpu']}: {100 * float(r['busy_s']) / float(r['span_s']):.0f}/"
+                    f"{100 * float(r['idle_s']) / float(r['span_s']):.0f} ({r['tasks']})"
+                    for r in g if float(r["span_s"]) > 0)
+    note = ""
+    if k in targets and base_k == 1:
+        note = f"   target {targets[k]}x: {'met' if up >= targets[k] else 'not met'}"
+    print(f"{k:>4} {c['students']:>8} {float(c['seconds']):>7.0f} {rate:>8.2f} {up:>7.2f}x  "
+          f"{per}{note}")
+    table.append([k, c["students"], c["seconds"], f"{rate:.3f}", f"{up:.3f}",
+                  " ".join(f"{r['gpu']}:{r['busy_s']}:{r['idle_s']}:{r['tasks']}" for r in g)])
+# every task of every student graded in two runs: the same outcome in both
+differ = 0
+first = rows[0][3]
+for k, _, _, o in rows[1:]:
+    both = sorted(set(first) & set(o))
+    diff = [(s, t, first[s, t], o[s, t]) for s, t in both if first[s, t] != o[s, t]]
+    only = len({s for s, _ in set(first) ^ set(o)})
+    for s, t, a, b in diff:
+        print(f"OUTCOME DIFFERS: {s} {t}: {a} on {base_k} GPU(s), {b} on {k}")
+    differ += len(diff)
+    print(f"outcomes, {k} GPU(s) against {base_k}: {len(both)} tasks compared, {len(diff)} differ"
+          + (f"; {only} students graded in one of the two runs only" if only else ""))
+with open(os.path.join(out, "scaling.csv"), "w", newline="") as f:
+    w = csv.writer(f)
+    w.writerow(["gpus", "students", "seconds", "students_per_minute", "speedup",
+                "gpu:busy_s:idle_s:tasks"])
+    w.writerows(table)
+sys.exit(1 if differ else 0)
+SCALING
+[ "${PIPESTATUS[0]}" -eq 0 ] || rc=1
+exit "$rc"
