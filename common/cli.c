@@ -24,6 +24,8 @@ static const char usage_common[] =
     "  --rtol X, --atol X relative / absolute tolerance of the check\n"
     "  --csv DIR          write tables as CSV files into DIR\n"
     "  --quick            smallest sizes only\n"
+    "  --all-sizes        every size of the source lecture's tables, where a demo runs\n"
+    "                     fewer of them by default (minutes)\n"
     "  --flush-l2         flush the L2 cache before every timed call\n"
     "  --phases           say on stderr where each case's wall time went: drawing inputs,\n"
     "                     copies, the calls, keeping outputs, checking or dumping them\n"
@@ -151,6 +153,7 @@ int lab_cli_parse(int argc, char **argv, const char *what, const char *extra_usa
         if (!strcmp(arg, "--list")) { o->list = 1; continue; }
         if (!strcmp(arg, "--flush-l2")) { o->flush_l2 = 1; continue; }
         if (!strcmp(arg, "--quick")) { o->quick = 1; continue; }
+        if (!strcmp(arg, "--all-sizes")) { o->all_sizes = 1; continue; }
         if (!strcmp(arg, "--no-check")) { o->no_check = 1; continue; }
         if (!strcmp(arg, "--phases")) { o->phases = 1; continue; }
         if (!strcmp(arg, "--keep-on-host")) { o->keep_on_host = 1; continue; }
@@ -179,6 +182,10 @@ int lab_cli_parse(int argc, char **argv, const char *what, const char *extra_usa
             return -1;
         }
         o->positional[o->n_positional++] = v;
+    }
+    if (o->quick && o->all_sizes) {
+        fprintf(stderr, "error: --quick and --all-sizes exclude each other\n");
+        return -1;
     }
     // The options that are process state: every sampled check of the program reads the
     // salt, and a verifier's checks of large outputs its device.
