@@ -25,6 +25,8 @@ static const char usage_common[] =
     "  --rtol X, --atol X relative / absolute tolerance of the check\n"
     "  --csv DIR          write tables as CSV files into DIR\n"
     "  --quick            smallest sizes only\n"
+    "  --all-sizes        every size of the source lecture's tables, where a demo runs\n"
+    "                     fewer of them by default (minutes)\n"
     "  --flush-l2         flush the L2 cache before every timed call\n"
     "  --phases           say on stderr where each case's wall time went: drawing inputs,\n"
     "                     copies, the calls, keeping outputs, checking or dumping them\n"
@@ -97,6 +99,7 @@ static const struct option long_opts[] = {
     {"no-check", no_argument, NULL, OPT_FLAG + 3},
     {"phases", no_argument, NULL, OPT_FLAG + 4},
     {"keep-on-host", no_argument, NULL, OPT_FLAG + 5},
+    {"all-sizes", no_argument, NULL, OPT_FLAG + 6},
     {"case", required_argument, NULL, OPT_VALUE},
     {"seed", required_argument, NULL, OPT_VALUE},
     {"check-seed", required_argument, NULL, OPT_VALUE},
@@ -116,7 +119,7 @@ static const struct option long_opts[] = {
 static int *flag_field(lab_options *o, int which)
 {
     int *const fields[] = {&o->list, &o->flush_l2, &o->quick, &o->no_check, &o->phases,
-                           &o->keep_on_host};
+                           &o->keep_on_host, &o->all_sizes};
     return fields[which];
 }
 
@@ -202,6 +205,10 @@ int lab_cli_parse(int argc, char **argv, const char *what, const char *extra_usa
             fprintf(stderr, "error: unknown option '%s' (try --help)\n", argv[optind - 1]);
             return -1;
         }
+    }
+    if (o->quick && o->all_sizes) {
+        fprintf(stderr, "error: --quick and --all-sizes exclude each other\n");
+        return -1;
     }
     // The options that are process state: every sampled check of the program reads the
     // salt, and a verifier's checks of large outputs its device.

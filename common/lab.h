@@ -352,6 +352,7 @@ typedef struct lab_options {
     int device;                   /* --device N (default 0) */
     int flush_l2;                 /* --flush-l2 */
     int quick;                    /* --quick: demos use their smallest sizes */
+    int all_sizes;                /* --all-sizes: every size of the lecture's tables */
     int no_check;                 /* --no-check: run and time only; no CPU check */
     int phases;                   /* --phases: where each case's wall time went, on stderr */
     int keep_on_host;             /* --keep-on-host: timed calls' outputs kept in host memory */

@@ -9,7 +9,8 @@
 #             libelf-dev libdw-dev nettle-dev
 #             bubblewrap (Debian/Ubuntu names; md4c renders the lecture notes in the grader's
 #             pager and as HTML with make notes; bubblewrap is the grader's sandbox)
-#   optional  gnuplot-nox (figures), tmux (TUI tests)
+#   optional  gnuplot-nox (figures), tmux (TUI tests), chromium-headless-shell (the notes'
+#             browser test; a full chromium serves too)
 # Never Slurm or munge: they are system services (Debian enables them at boot). Only the class
 # Slurm test installs them, and leaves none enabled (tests/class/test_class_slurm.sh).
 set -u
@@ -42,6 +43,7 @@ bwrap --version >/dev/null 2>&1 || missing+=(bubblewrap)
 optional=()
 command -v gnuplot >/dev/null || optional+=(gnuplot-nox)
 command -v tmux >/dev/null    || optional+=(tmux)
+command -v chromium-headless-shell >/dev/null || command -v chromium >/dev/null || optional+=(chromium-headless-shell)
 
 [ ${#missing[@]} -eq 0 ] && [ ${#optional[@]} -eq 0 ] && exit 0
 

@@ -25,6 +25,17 @@ void ata_reference(const double *A, double *C, size_t M, size_t N);
 void ata_check(const double *A, const double *C, size_t M, size_t N, lab_tolerance tol,
                uint64_t seed, lab_compare_result *r);
 
+// ata_check in two steps, for several C's of one A (the demo checks every version's): the
+// prepare step draws where the check looks and computes what depends on A alone (the
+// diagonal, the sampled rows and entries, Aᵀ(A x)); apply compares one C with it, in passes
+// over C alone, and gives what ata_check gives. apply needs the same A again (the exact values
+// shown beside a NaN, and every element of a small product).
+typedef struct ata_check_plan ata_check_plan;
+ata_check_plan *ata_check_prepare(const double *A, size_t M, size_t N, uint64_t seed);
+void ata_check_apply(const ata_check_plan *p, const double *A, const double *C, lab_tolerance tol,
+                     lab_compare_result *r);
+void ata_check_plan_free(ata_check_plan *p);
+
 #ifdef __cplusplus
 }
 #endif

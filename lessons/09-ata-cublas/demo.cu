@@ -4,6 +4,7 @@
 //
 //   make build/lessons/09-ata-cublas/demo && build/lessons/09-ata-cublas/demo [VERSION...]
 //   --quick: small sizes only;  --csv DIR: tables as DIR/09-ata-cublas_<table>.csv
+//   --all-sizes: every row of the report's two tables, N up to 18500 (square) and 20500 (wide)
 //
 // version 0: cublasDgemm, A as the column-major Aᵀ, op N × op T            ./demo 0
 // version 1: cublasDsyrk, one triangle, half the FLOPs                      ./demo 1
@@ -39,31 +40,45 @@
 
 // ======================================================================= CPU reference
 // The check lives in ata_check.c (shared with the task harness). Here: the report's measured
-// times on a Tesla C2075 (ms), for the sizes this demo runs too. A is rows×cols; the report's
-// second table has rows = cols / 2 (its times are half those of the square table, as its
-// work rows·cols² says they should be).
+// times on a Tesla C2075 (ms), every row of its two tables (README, section 8). A is
+// rows×cols; the second table has rows = cols / 2 (its times are half those of the square
+// table, as its work rows·cols² says they should be). --all-sizes runs every row.
 typedef struct report_row {
     int rows, cols;
     double cublas_ms, naive_ms, optimized_ms;
 } report_row;
 
 static const report_row report_times[] = {
-    {500, 500, 1.073, 6.974, 0.835},
-    {1500, 1500, 22.573, 180.851, 17.921},
-    {2500, 2500, 104.699, 868.518, 79.603},
-    {4500, 4500, 639.365, 5137.474, 443.847},
-    {8500, 8500, 4302.248, 34880.836, 2977.607},
-    {250, 500, 0.570, 3.386, 0.463},
-    {750, 1500, 11.451, 90.520, 9.294},
-    {1250, 2500, 52.332, 423.349, 40.172},
-    {2250, 4500, 320.589, 2452.576, 222.644},
-    {4250, 8500, 2155.037, 17387.340, 1491.243},
+    // square A (N×N)
+    {500, 500, 1.073, 6.974, 0.835}, {1500, 1500, 22.573, 180.851, 17.921},
+    {2500, 2500, 104.699, 868.518, 79.603}, {3500, 3500, 306.367, 2425.482, 209.281},
+    {4500, 4500, 639.365, 5137.474, 443.847}, {5500, 5500, 1179.054, 9392.390, 810.816},
+    {6500, 6500, 1924.438, 15629.293, 1341.195}, {7500, 7500, 2902.237, 23864.572, 2061.611},
+    {8500, 8500, 4302.248, 34880.836, 2977.607}, {9500, 9500, 5931.083, 48458.543, 4131.801},
+    {10500, 10500, 7957.450, 65922.313, 5578.560}, {11500, 11500, 10558.385, 86009.234, 7340.344},
+    {12500, 12500, 13514.066, 110914.188, 9412.655}, {13500, 13500, 17130.453, 138974.625, 11852.910},
+    {14500, 14500, 21147.750, 173428.047, 14993.040}, {15500, 15500, 25684.318, 210843.969, 18281.053},
+    {16500, 16500, 31266.859, 255267.141, 21683.658}, {17500, 17500, 37002.031, 302650.219, 26032.162},
+    {18500, 18500, 43581.590, 360222.531, 30854.096},
+    // wide A (N/2 × N)
+    {250, 500, 0.570, 3.386, 0.463}, {750, 1500, 11.451, 90.520, 9.294},
+    {1250, 2500, 52.332, 423.349, 40.172}, {1750, 3500, 141.682, 1152.235, 105.523},
+    {2250, 4500, 320.589, 2452.576, 222.644}, {2750, 5500, 590.782, 4563.408, 406.717},
+    {3250, 6500, 964.656, 7761.969, 671.951}, {3750, 7500, 1456.138, 11834.445, 1030.867},
+    {4250, 8500, 2155.037, 17387.340, 1491.243}, {4750, 9500, 2967.366, 24126.561, 2059.071},
+    {5250, 10500, 3988.701, 32879.125, 2784.587}, {5750, 11500, 5274.079, 42965.281, 3652.860},
+    {6250, 12500, 6744.590, 55363.922, 4689.003}, {6750, 13500, 8545.609, 69391.531, 5904.020},
+    {7250, 14500, 10546.562, 86676.516, 7398.440}, {7750, 15500, 12787.450, 105108.047, 9099.423},
+    {8250, 16500, 15574.900, 127502.445, 10770.195}, {8750, 17500, 18555.031, 151280.891, 12833.893},
+    {9250, 18500, 21775.717, 179886.000, 15313.980}, {9750, 19500, 25576.779, 209357.594, 17860.482},
+    {10250, 20500, 29781.045, 244419.813, 20572.283},
 };
+enum { N_REPORT = sizeof report_times / sizeof *report_times };
 
 // The report's time for version v (0 cuBLAS, 2 naive, 3 optimized) at rows×cols; 0 when none.
 static double report_ms(int v, int rows, int cols)
 {
-    for (size_t i = 0; i < sizeof report_times / sizeof *report_times; i++) {
+    for (size_t i = 0; i < N_REPORT; i++) {
         const report_row *s = &report_times[i];
         if (s->rows == rows && s->cols == cols)
             return v == 0 ? s->cublas_ms : v == 2 ? s->naive_ms : v == 3 ? s->optimized_ms : 0;
@@ -124,12 +139,77 @@ typedef struct shape {
     int M, N;
 } shape;
 
+typedef struct shape_set {
+    shape s[N_REPORT]; // the report's rows are the most a table runs
+    size_t n;
+} shape_set;
+
+static void shapes_of(shape_set *set, const shape *s, size_t n)
+{
+    set->n = n < N_REPORT ? n : N_REPORT;
+    memcpy(set->s, s, set->n * sizeof *s);
+}
+
+// Every row of the report's square table (wide 0) or of its wide one (rows = cols / 2).
+static void report_shapes(shape_set *set, int wide)
+{
+    set->n = 0;
+    for (size_t i = 0; i < N_REPORT; i++) {
+        const report_row *r = &report_times[i];
+        if (wide ? 2 * r->rows == r->cols : r->rows == r->cols) {
+            const shape sh = {r->rows, r->cols};
+            set->s[set->n++] = sh;
+        }
+    }
+}
+
+// The most elements of A (c 0) or of C (c 1) over both sets: the buffers' sizes.
+static size_t largest(const shape_set *a, const shape_set *b, int c)
+{
+    size_t most = 1;
+    for (int t = 0; t < 2; t++)
+        for (size_t i = 0; i < (t ? b : a)->n; i++) {
+            const shape *sh = &(t ? b : a)->s[i];
+            const size_t e = (size_t)sh->N * (size_t)(c ? sh->N : sh->M);
+            most = e > most ? e : most;
+        }
+    return most;
+}
+
 typedef struct run_opts {
     const lab_demo *d;
-    int reps, warmup;
+    int reps, reps_large, warmup; // reps_large: from N = LARGE_N on
     uint64_t seed;
     double sgemm_gflops;
 } run_opts;
+
+enum { LARGE_N = 8000 };
+
+// Host and device buffers for the largest shape of the run, and the cuBLAS handle, made once:
+// the host side pinned, so that copying each version's C back (3.4 GB at the report's largest
+// size) runs at the bus's speed.
+typedef struct buffers {
+    double *hA, *hC, *dA, *dC;
+    cublasHandle_t blas;
+} buffers;
+
+static void buffers_make(buffers *b, size_t a_elems, size_t c_elems)
+{
+    CUDA_CHECK(cudaMallocHost((void **)&b->hA, a_elems * sizeof(double)));
+    CUDA_CHECK(cudaMallocHost((void **)&b->hC, c_elems * sizeof(double)));
+    CUDA_CHECK(cudaMalloc(&b->dA, a_elems * sizeof(double)));
+    CUDA_CHECK(cudaMalloc(&b->dC, c_elems * sizeof(double)));
+    CUBLAS_CHECK(cublasCreate(&b->blas));
+}
+
+static void buffers_free(buffers *b)
+{
+    CUBLAS_CHECK(cublasDestroy(b->blas));
+    CUDA_CHECK(cudaFreeHost(b->hA));
+    CUDA_CHECK(cudaFreeHost(b->hC));
+    CUDA_CHECK(cudaFree(b->dA));
+    CUDA_CHECK(cudaFree(b->dC));
+}
 
 static double run_timed_once(const version *v, problem *p)
 {
@@ -144,22 +224,16 @@ static double run_timed_once(const version *v, problem *p)
 
 // One shape: every wanted version checked, then timed; then one row each. Returns the number
 // of wrong results. DGEMM and DSYRK always run: every other row is read as a ratio to them.
-static int run_shape(const shape *sh, const run_opts *ro, lab_table *t, double ms[N_VERSIONS])
+// What the check needs from A alone is worked out once, for every version's C.
+static int run_shape(const shape *sh, const run_opts *ro, const buffers *b, lab_table *t, double ms[N_VERSIONS])
 {
     const size_t M = (size_t)sh->M, N = (size_t)sh->N;
-    double *hA = (double *)malloc(M * N * sizeof(double)), *hC = (double *)malloc(N * N * sizeof(double));
-    if (!hA || !hC) {
-        fprintf(stderr, "error: out of host memory for %dx%d\n", sh->M, sh->N);
-        exit(LAB_EXIT_CUDA);
-    }
+    double *hA = b->hA, *hC = b->hC;
     lab_fill_f64(hA, M * N, -1.0, 1.0, lab_seed_derive(ro->seed, "A"));
-    problem p = {sh->M, sh->N, NULL, NULL, NULL};
-    double *dA;
-    CUDA_CHECK(cudaMalloc(&dA, M * N * sizeof(double)));
-    CUDA_CHECK(cudaMalloc(&p.C, N * N * sizeof(double)));
-    CUDA_CHECK(cudaMemcpy(dA, hA, M * N * sizeof(double), cudaMemcpyHostToDevice));
-    p.A = dA;
-    CUBLAS_CHECK(cublasCreate(&p.blas));
+    problem p = {sh->M, sh->N, b->dA, b->dC, b->blas};
+    CUDA_CHECK(cudaMemcpy(b->dA, hA, M * N * sizeof(double), cudaMemcpyHostToDevice));
+    ata_check_plan *plan = ata_check_prepare(hA, M, N, ro->seed);
+    const int reps = sh->N >= LARGE_N ? ro->reps_large : ro->reps;
     const char *why[N_VERSIONS] = {NULL};
     int ok[N_VERSIONS] = {0};
     int failures = 0;
@@ -178,7 +252,7 @@ static int run_shape(const shape *sh, const run_opts *ro, lab_table *t, double m
         lab_compare_result cmp;
         lab_compare_init(&cmp);
         const lab_tolerance tol = {0.0, 1e-10};
-        ata_check(hA, hC, M, N, tol, ro->seed, &cmp);
+        ata_check_apply(plan, hA, hC, tol, &cmp);
         ok[v] = lab_compare_passed(&cmp);
         if (!ok[v]) {
             char m[160] = "";
@@ -187,15 +261,16 @@ static int run_shape(const shape *sh, const run_opts *ro, lab_table *t, double m
             fprintf(stderr, "\nversion %d at %dx%d is wrong: %s %s\n", v, sh->M, sh->N, cmp.note, m);
             failures++;
         }
-        // A call of 100 ms or more is its own warm-up, and two samples do; one of 2 s or more
-        // is the sample: the naive kernel at the report's largest sizes would otherwise take minutes.
+        // A call of 100 ms or more is its own warm-up, and two samples do; one of 1 s or more
+        // is the sample: the naive kernel at the report's largest sizes takes seconds a call.
         ms[v] = first_ms;
-        if (first_ms < 2000.0) {
+        if (first_ms < 1000.0) {
             const int slow = first_ms > 100.0;
-            lab_bench_opts bo = {slow ? 0 : ro->warmup, slow ? 2 : ro->reps, 0, NULL};
+            lab_bench_opts bo = {slow ? 0 : ro->warmup, slow ? 2 : reps, 0, NULL};
             ms[v] = lab_bench(ver->v.fn, &p, &bo).median_ms;
         }
     }
+    ata_check_plan_free(plan);
     const double flops = 2.0 * (double)M * (double)N * (double)N;
     for (int v = 0; v < N_VERSIONS; v++) {
         const version *ver = &versions[v];
@@ -213,11 +288,6 @@ static int run_shape(const shape *sh, const run_opts *ro, lab_table *t, double m
                        tflops, 100.0 * tflops * 1e3 / ro->sgemm_gflops, ms[0] / ms[v], ms[1] / ms[v], report_cell,
                        ok[v] ? "ok" : "FAIL");
     }
-    CUBLAS_CHECK(cublasDestroy(p.blas));
-    CUDA_CHECK(cudaFree(dA));
-    CUDA_CHECK(cudaFree(p.C));
-    free(hA);
-    free(hC);
     return failures;
 }
 
@@ -295,36 +365,48 @@ int main(int argc, char **argv)
     memset(&ro, 0, sizeof ro);
     ro.d = &d;
     ro.reps = o.reps > 0 ? o.reps : 5;
+    ro.reps_large = o.reps > 0 ? o.reps : o.all_sizes ? 3 : ro.reps;
     ro.warmup = o.warmup >= 0 ? o.warmup : 1;
     ro.seed = o.seed;
     ro.sgemm_gflops = lab_ceiling_sgemm_gflops();
     printf("ceiling: cuBLAS SGEMM (FP32, TF32 off) %.1f TFLOP/s on this GPU\n", ro.sgemm_gflops / 1e3);
 
-    // The report's sizes where they fit in seconds, plus the size 4096.
-    static const shape square_full[] = {{500, 500}, {1500, 1500}, {2500, 2500}, {4096, 4096}, {4500, 4500}, {8500, 8500}};
-    static const shape wide_full[] = {{250, 500}, {750, 1500}, {1250, 2500}, {2250, 4500}, {4250, 8500}};
+    // By default the report's sizes where they fit in seconds, plus the size 4096;
+    // --all-sizes: every row of the report's tables, and nothing else.
+    static const shape square_default[] = {{500, 500}, {1500, 1500}, {2500, 2500}, {4096, 4096}, {4500, 4500}, {8500, 8500}};
+    static const shape wide_default[] = {{250, 500}, {750, 1500}, {1250, 2500}, {2250, 4500}, {4250, 8500}};
     // 301: an odd N, where versions 6 and 7 take their 8-byte copy path.
     static const shape square_quick[] = {{300, 300}, {301, 301}, {500, 500}};
     static const shape wide_quick[] = {{250, 500}};
-    const shape *square = o.quick ? square_quick : square_full, *wide = o.quick ? wide_quick : wide_full;
-    const size_t n_square =
-        o.quick ? sizeof square_quick / sizeof *square_quick : sizeof square_full / sizeof *square_full;
-    const size_t n_wide = o.quick ? 1 : sizeof wide_full / sizeof *wide_full;
+    shape_set square, wide;
+    if (o.all_sizes) {
+        report_shapes(&square, 0);
+        report_shapes(&wide, 1);
+    } else if (o.quick) {
+        shapes_of(&square, square_quick, sizeof square_quick / sizeof *square_quick);
+        shapes_of(&wide, wide_quick, sizeof wide_quick / sizeof *wide_quick);
+    } else {
+        shapes_of(&square, square_default, sizeof square_default / sizeof *square_default);
+        shapes_of(&wide, wide_default, sizeof wide_default / sizeof *wide_default);
+    }
+    buffers b;
+    buffers_make(&b, largest(&square, &wide, 0), largest(&square, &wide, 1));
 
     lab_table *tq = shape_table("square A (N×N): ms = median; TFLOP/s = 2·M·N²/time; vs X = time of X / time");
     lab_table *tw = shape_table("wide A (N/2 × N), the report's second table: same columns");
     lab_table *tt = target_table();
     int failures = 0;
     double ms[N_VERSIONS], ms_target[N_VERSIONS] = {0};
-    for (size_t s = 0; s < n_square; s++) {
-        failures += run_shape(&square[s], &ro, tq, ms);
-        if (square[s].N == 4096 && square[s].M == 4096) {
+    for (size_t s = 0; s < square.n; s++) {
+        failures += run_shape(&square.s[s], &ro, &b, tq, ms);
+        if (square.s[s].N == 4096 && square.s[s].M == 4096) {
             target_rows(tt, ms);
             memcpy(ms_target, ms, sizeof ms);
         }
     }
-    for (size_t s = 0; s < n_wide; s++)
-        failures += run_shape(&wide[s], &ro, tw, ms);
+    for (size_t s = 0; s < wide.n; s++)
+        failures += run_shape(&wide.s[s], &ro, &b, tw, ms);
+    buffers_free(&b);
     fprintf(stderr, "\r%50s\r", "");
     lab_table *tr = resources_table();
 

@@ -3,6 +3,7 @@
 # it, no link is left pointing at a .md file, and the notes' prose does not use the course's
 # working words (tests/notes/forbidden.pl). Also the renderer's own errors: a link to a .md
 # file that is no lesson, a missing image, a bad command line — each one line, a failing exit.
+# And where a demo repeats a table of the notes: lesson 09's C2075 times.
 source "$(dirname "$0")/../lib.sh"
 
 out="$TEST_TMP/notes"
@@ -90,6 +91,20 @@ case $? in
   77) echo "note: $(cat "$TEST_TMP/clip")" ;;
   *) bad "labels outside their figures:"; sed 's/^/    /' "$TEST_TMP/clip" ;;
 esac
+# lesson 09: the demo's table of the report's C2075 times holds every row of the README's full
+# tables (section 8), figure for figure, and nothing else
+c2075_demo() {
+  perl -0ne '/report_times\[\] = \{(.*?)\n\};/s or exit 1; $t = $1;
+    print "$1 $2 $3 $4 $5\n" while $t =~ /\{(\d+), (\d+), ([\d.]+), ([\d.]+), ([\d.]+)\}/g' "$1" | sort
+}
+c2075_notes() { sed -n '/^## 8\./,/^## 9\./p' "$1" | sed -n 's/^| \([0-9]*\)×\([0-9]*\) | \([0-9.]*\) | \([0-9.]*\) | \([0-9.]*\) |.*/\1 \2 \3 \4 \5/p' | sort; }
+rows=$(c2075_notes lessons/09-ata-cublas/README.md | wc -l)
+if [ "$rows" -eq 40 ] && diff <(c2075_demo lessons/09-ata-cublas/demo.cu) <(c2075_notes lessons/09-ata-cublas/README.md) >"$TEST_TMP/c2075.diff"; then
+  ok "09: the demo's C2075 times are the README's full tables ($rows rows)"
+else bad "09: the demo's C2075 times and the README's full tables ($rows rows) differ:"; head -n 10 "$TEST_TMP/c2075.diff"; fi
+sed 's/{8500, 8500, 4302.248/{8500, 8500, 4302.284/' lessons/09-ata-cublas/demo.cu >"$TEST_TMP/demo.cu"
+diff -q <(c2075_demo "$TEST_TMP/demo.cu") <(c2075_notes lessons/09-ata-cublas/README.md) >/dev/null \
+  && bad "09: two swapped digits in the demo's C2075 times go unseen" || ok "09: two swapped digits in the demo's C2075 times are found"
 
 # every lesson has a plot script, and each draws its figures from tables in the demos' layout
 for d in lessons/*/; do [ -f "$d/plot.gp" ] || bad "${d%/}: no plot.gp"; done

@@ -161,10 +161,59 @@ static void forge_passes_unsalted_and_fails_salted(void **state)
     free(exact);
 }
 
+static void assert_same_result(const lab_compare_result *a, const lab_compare_result *b)
+{
+    assert_int_equal(a->checked, b->checked);
+    assert_int_equal(a->bad, b->bad);
+    assert_int_equal(a->shown, b->shown);
+    assert_true(a->max_abs_err == b->max_abs_err && a->max_rel_err == b->max_rel_err);
+    assert_string_equal(a->note, b->note);
+    for (size_t i = 0; i < a->shown; i++) {
+        assert_int_equal(a->first[i].index, b->first[i].index);
+        assert_true(a->first[i].expected == b->first[i].expected);
+        assert_memory_equal(&a->first[i].got, &b->first[i].got, sizeof(double)); // NaN included
+    }
+}
+
+// One plan of A applied to several C's (the demo's versions) gives what ata_check gives for
+// each, above and below the exact limit: the right product passes, one element off by 1e-3
+// fails (Freivalds' test, or the exact rows), a NaN fails at its place, and the plan is
+// unchanged by an apply that failed.
+static void one_plan_checks_many_results(void **state)
+{
+    (void)state;
+    const size_t shapes[][2] = {{M, N}, {8, 200}, {301, 700}};
+    for (size_t s = 0; s < sizeof shapes / sizeof *shapes; s++) {
+        const size_t m = shapes[s][0], n = shapes[s][1], at = (n - 1) * n / 3 + 5;
+        double *A = lab_xmalloc(m * n * sizeof *A), *C = lab_xmalloc(n * n * sizeof *C);
+        lab_fill_f64(A, m * n, -1, 1, lab_seed_derive(SEED, "plan"));
+        ata_reference(A, C, m, n);
+        ata_check_plan *plan = ata_check_prepare(A, m, n, SEED);
+        const double right = C[at];
+        const double wrong[] = {right, right + 1e-3, NAN, right};
+        for (size_t w = 0; w < sizeof wrong / sizeof *wrong; w++) {
+            C[at] = wrong[w];
+            lab_compare_result whole, planned;
+            lab_compare_init(&whole);
+            lab_compare_init(&planned);
+            ata_check(A, C, m, n, TOL, SEED, &whole);
+            ata_check_apply(plan, A, C, TOL, &planned);
+            assert_same_result(&whole, &planned);
+            assert_int_equal(lab_compare_passed(&planned), w == 0 || w == 3);
+            if (w == 2)
+                assert_int_equal(planned.first[0].index, at);
+        }
+        ata_check_plan_free(plan);
+        free(A);
+        free(C);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(forge_passes_unsalted_and_fails_salted),
+        cmocka_unit_test(one_plan_checks_many_results),
     };
     return cmocka_run_group_tests_name("ata check", tests, NULL, NULL);
 }

@@ -52,9 +52,20 @@ static void every_option(void **state)
     assert_true(o.rtol == 1e-3);
     assert_int_equal(o.device, 2);
     assert_true(o.flush_l2 && o.quick && o.list && o.keep_on_host);
+    assert_false(o.all_sizes);
     assert_int_equal(o.n_positional, 2);
     assert_int_equal(o.positional[0], 3);
     assert_int_equal(o.positional[1], 1);
+}
+
+static void all_sizes(void **state)
+{
+    (void)state;
+    lab_options o;
+    char *argv[] = {"prog", "--all-sizes", "2"};
+    assert_int_equal(parse(&o, 3, argv), 0);
+    assert_true(o.all_sizes && !o.quick);
+    assert_int_equal(o.n_positional, 1);
 }
 
 static void errors(void **state)
@@ -65,6 +76,7 @@ static void errors(void **state)
         {"prog", "--seed", "-1"},  {"prog", "--rtol", "-2"},  {"prog", "--report", NULL},
         {"prog", "banana", NULL},  {"prog", "--dump=", NULL}, {"prog", "--warmup", "3x"},
         {"prog", "--check-seed", "-3"}, {"prog", "--check-seed", "x"}, {"prog", "--check-seed", NULL},
+        {"prog", "--quick", "--all-sizes"},
     };
     FILE *saved = stderr;
     stderr = fopen("/dev/null", "w"); // the one-line messages are not this test's business
@@ -97,6 +109,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(defaults),
         cmocka_unit_test(every_option),
+        cmocka_unit_test(all_sizes),
         cmocka_unit_test(errors),
         cmocka_unit_test(help),
     };
