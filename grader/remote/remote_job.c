@@ -360,6 +360,8 @@ int remote_job_run(const struct remote_target *rt, const struct grade_opts *o,
             snprintf(s.state, sizeof s.state, "done");
             char line[256];
             remote_status_line(&s, 0, 0, line, sizeof line);
+            snprintf(line + strlen(line), sizeof line - strlen(line), ", %zu of %zu graded",
+                     graded_so_far(log), n);
             show(rt, o, NULL, line);
         }
         rc = *report ? 0 : -1;
