@@ -121,13 +121,19 @@ static int read_ini(struct remote_target *rt, const char *root, char *err, size_
     return rc == 0 ? 0 : -1;
 }
 
+/* 1 when PATH has an executable tool. */
 static int on_path(const char *tool)
 {
-    char *argv[] = { "sh", "-c", "command -v \"$0\" >/dev/null", (char *)tool, NULL };
-    char *out = NULL;
-    int rc = run_capture(argv, 1, 256, &out, NULL);
-    free(out);
-    return rc == 0;
+    const char *path = getenv("PATH");
+    char *copy = xstrdup(path ? path : ""), *save = NULL;
+    int found = 0;
+    for (char *dir = strtok_r(copy, ":", &save); dir && !found; dir = strtok_r(NULL, ":", &save)) {
+        char *exe = path_join(dir[0] ? dir : ".", tool);
+        found = access(exe, X_OK) == 0 && is_file(exe);
+        free(exe);
+    }
+    free(copy);
+    return found;
 }
 
 int remote_setup(struct remote_target *rt, const struct remote_flags *f, const char *root,
