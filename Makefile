@@ -184,9 +184,11 @@ $(foreach t,$(TASKS),$(eval $(call TASK_RULES,$(t),exercises,$(EXBUILD),obj-ex,$
                      $(eval $(call TASK_RULES,$(t),solutions,$(BUILD),obj,$(LIBLAB))))
 
 # ---------------------------------------------------------------- grader
-# Five wings over util; the include path of each says whom it may see, so a wrong-way include
+# Six wings over util; the include path of each says whom it may see, so a wrong-way include
 # does not compile: front ends (main, class, tui) -> export -> profile -> engine -> util.
-GRADER_WINGS := util engine profile export class tui
+# remote (a student's runs in a Slurm job) sees the engine and class's Slurm calls (slurm.h);
+# only main sees remote: it hands the TUI its grading function through grader_opts.
+GRADER_WINGS := util engine profile export class remote tui
 GRADER_SRC := $(wildcard grader/*.c $(patsubst %,grader/%/*.c,$(GRADER_WINGS)))
 GRADER_OBJ := $(patsubst %.c,$(BUILD)/obj/%.o,$(GRADER_SRC))
 GRADER     := $(if $(GRADER_SRC),$(BUILD)/grader/grader)
@@ -196,6 +198,7 @@ $(BUILD)/obj/grader/engine/%.o: LESSON_INC := $(call grader_inc,engine util)
 $(BUILD)/obj/grader/profile/%.o: LESSON_INC := $(call grader_inc,profile engine util)
 $(BUILD)/obj/grader/export/%.o: LESSON_INC := $(call grader_inc,export profile engine util)
 $(BUILD)/obj/grader/class/%.o:  LESSON_INC := $(call grader_inc,class export profile engine util)
+$(BUILD)/obj/grader/remote/%.o: LESSON_INC := $(call grader_inc,remote class engine util)
 $(BUILD)/obj/grader/tui/%.o:    LESSON_INC := $(call grader_inc,tui profile engine util)
 $(BUILD)/obj/grader/main.o:     LESSON_INC := $(call grader_inc,$(GRADER_WINGS))
 $(BUILD)/obj/tests/%.o:         LESSON_INC := $(call grader_inc,$(GRADER_WINGS))

@@ -17,6 +17,7 @@
 #include "gpulock.h"
 #include "grade.h"
 #include "model.h"
+#include "remote.h"
 #include "report.h"
 #include "session.h"
 #include "sandbox.h"
@@ -78,7 +79,7 @@ static void usage(FILE *out)
           "  --no-state        neither read nor write .grader/state.json\n"
           "  --no-color        no colours in the interactive course\n"
           "  -v, --verbose     one progress line per task on stderr (also when not a terminal)\n"
-          "  -h, --help        this text\n"
+          "  -h, --help        this text\n" REMOTE_USAGE
           "exit: 0 every graded task passed, 1 some did not (or a lesson.ini is broken),\n"
           "      2 usage error, 77 every graded task was skipped (no usable GPU), 130 interrupted\n",
           out);
@@ -127,6 +128,7 @@ struct cli {
     size_t n_tasks;
     char *exercises, *exbuild; /* absolute, malloc'd */
     char *exercises_given;     /* --exercises as given, absolute, links kept (owntree.h) */
+    struct remote_flags slurm; /* --slurm and its options (remote.h) */
 };
 
 enum {
@@ -162,6 +164,7 @@ static const struct option long_opts[] = {
     {"no-color", no_argument, NULL, OPT_NO_COLOR},
     {"outcomes", no_argument, NULL, OPT_OUTCOMES},
     {"list", no_argument, NULL, OPT_LIST},
+    REMOTE_LONG_OPTIONS,
     {"verbose", no_argument, NULL, 'v'},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
@@ -180,7 +183,9 @@ static int parse_number(const char *s, double *v)
 static int take_value(int c, const char *v, struct cli *cl, struct grader_opts *o)
 {
     double x;
-    char *end;
+    char *end, err[160];
+    if (c >= REMOTE_OPT_SLURM && c <= REMOTE_OPT_QUEUE_LIMIT)
+        return remote_flag(&cl->slurm, c, v, err, sizeof err) == 0 ? -1 : usage_error("%s", err);
     switch (c) {
     case OPT_ROOT: cl->root = v; return -1;
     case OPT_OUTPUT: cl->output = v; return -1;
@@ -464,7 +469,10 @@ static int grade_selected(struct grading_session *s, struct cli *c, struct grade
     if (chatty && k > 1)
         fprintf(stderr, "grading %zu tasks, %u at once\n", k, jobs);
     struct graded g = {s, chosen, chatty};
-    grade_many((const struct task *const *)chosen, k, &o->grade, jobs, take_graded, &g);
+    if (o->grade.remote) /* the runs in a Slurm job (remote.h) */
+        remote_grade_many((const struct task *const *)chosen, k, &o->grade, jobs, take_graded, &g);
+    else
+        grade_many((const struct task *const *)chosen, k, &o->grade, jobs, take_graded, &g);
     o->grade.batch = NULL;
     grade_batch_free(batch);
     if (interrupted) {
@@ -526,6 +534,9 @@ static int run_course(const char *root, struct cli *c, struct grader_opts *o)
     int rc = resolve_copy(c, course_root(course), o);
     if (rc < 0)
         rc = check_writable(&o->grade);
+    struct remote_target rt = {0};
+    if (rc < 0 && remote_attach(&rt, &c->slurm, o) != 0)
+        rc = GRADER_EXIT_USAGE;
     /* Saved progress belongs to the course's own exercises, not to a copy being graded. */
     int use_state = !c->no_state && !o->grade.exercises_dir;
     char *state_path = use_state ? state_default_path(course_root(course)) : NULL;
@@ -542,6 +553,8 @@ static int run_course(const char *root, struct cli *c, struct grader_opts *o)
         rc = tui_main(s, o);
 #endif
     if (s && rc < 0) {
+        if (o->grade.remote)
+            remote_announce(&rt);
         catch_interrupts(o);
         rc = grade_selected(s, c, o);
         if (rc < 0)
@@ -552,6 +565,7 @@ static int run_course(const char *root, struct cli *c, struct grader_opts *o)
         o->grade.gpu_lock = NULL;
     free(lock);
     free(state_path);
+    remote_target_free(&rt);
     course_free(course);
     return rc;
 }

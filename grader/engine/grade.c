@@ -28,7 +28,7 @@
 
 static const char *const step_names[GRADE_STEP_COUNT] = {
     "building", "checking symbols", "listing cases", "running", "verifying",
-    "timing the reference", "sanitizing", "profiling", "done",
+    "timing the reference", "sanitizing", "profiling", "Slurm", "done",
 };
 
 const char *grade_step_name(enum grade_step s)
@@ -765,6 +765,10 @@ static int run_first(struct job *j)
     job_progress(j, GRADE_STEP_SYMBOLS, NULL);
     if (job_cancelled(j) || !timed(j, GRADE_STEP_SYMBOLS, do_symbols))
         return 0;
+    if (j->o->checks_only) {
+        job_fact(j, OUTCOME_NOT_RUN, "%s", GRADE_CHECKS_ONLY_REASON);
+        return 0;
+    }
     job_progress(j, GRADE_STEP_LIST, NULL);
     if (job_cancelled(j) || !timed(j, GRADE_STEP_LIST, do_list))
         return 0;

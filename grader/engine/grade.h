@@ -33,11 +33,12 @@ enum grade_step {
     GRADE_STEP_REFERENCE,
     GRADE_STEP_SANITIZE,
     GRADE_STEP_PROFILE,
+    GRADE_STEP_SLURM,           /* the runs in a Slurm job on a GPU node (grader/remote/) */
     GRADE_STEP_DONE,
     GRADE_STEP_COUNT
 };
 /* "building", "checking symbols", "listing cases", "running", "verifying", "timing the
- * reference", "sanitizing", "profiling", "done" */
+ * reference", "sanitizing", "profiling", "Slurm", "done" */
 const char *grade_step_name(enum grade_step s);
 
 /* Called from the grading thread before each step (detail: e.g. the sanitizer tool, or NULL)
@@ -73,6 +74,13 @@ struct grade_opts {
     int no_objcheck;            /* 1: no objcheck.h step (testing the sandbox alone) */
     int no_witness;             /* 1: no witness of the timed calls (witness.h; measuring
                                    what it costs only) */
+    /* 1: steps 1 and 2 only (the build and the object check), for a machine without a GPU
+     * whose runs go elsewhere: a task that passes them ends OUTCOME_NOT_RUN with the reason
+     * GRADE_CHECKS_ONLY_REASON; one that fails them has its outcome as a full grading would. */
+    int checks_only;
+    /* What grader/remote/ grades with when the runs go to a Slurm job (remote.h); the engine
+     * never reads it. NULL: the runs are here. */
+    const void *remote;
     /* Gradings that share a GPU (gpulock.h): the lock file of this grading's GPU; NULL: none. */
     const char *gpu_lock;
     /* The reference's time shared by a class's gradings on one GPU (refcache.h): the cache's
@@ -107,6 +115,8 @@ struct grade_opts {
      * result with OUTCOME_NOT_RUN and reason "cancelled". May be NULL. */
     const volatile sig_atomic_t *cancel;
 };
+
+#define GRADE_CHECKS_ONLY_REASON "built and checked here; its runs are due on a GPU"
 
 /* Defaults as documented above; root stays NULL. */
 void grade_opts_init(struct grade_opts *o);
@@ -185,6 +195,11 @@ struct grader_opts {
     const char *state_path;     /* progress file (state.h); NULL: no saved progress */
     int no_color;               /* NO_COLOR set in the environment, or --no-color */
     int force;                  /* regrade even when the saved state is fresh */
+    /* How the interactive course grades one task: NULL, grade_task; else this (the Slurm
+     * path's, grader/remote/remote.h), with grade.remote set. */
+    struct task_result *(*grade_one)(const struct task *t, const struct grade_opts *o);
+    /* One line for the screen that says where the runs go ("no GPU here: ..."); NULL: here. */
+    const char *remote_note;
 };
 
 #endif /* GRADER_GRADE_H */

@@ -385,8 +385,10 @@ static int init_ui(struct tui *ui, struct grading_session *s, const struct grade
     ui->hints_shown = calloc(course_task_count(c) + 1, sizeof *ui->hints_shown);
     if (!ui->hints_shown)
         return -1;
-    /* Once, before the first screen: the list says at once when nothing can run here. */
-    doctor_gpu_probe(ui->no_gpu, sizeof ui->no_gpu);
+    /* Once, before the first screen: the list says at once when nothing can run here (unless
+     * the runs go to a GPU node: then it says that). */
+    if (!o->remote_note)
+        doctor_gpu_probe(ui->no_gpu, sizeof ui->no_gpu);
     return 0;
 }
 

@@ -10,7 +10,7 @@
 
 int tui_grading_start(struct tui *ui)
 {
-    ui->queue = grade_queue_start(ui->course, &ui->opts->grade, NULL);
+    ui->queue = grade_queue_start(ui->course, &ui->opts->grade, ui->opts->grade_one);
     return ui->queue ? 0 : -1;
 }
 

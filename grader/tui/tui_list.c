@@ -206,7 +206,9 @@ static void draw_progress(struct tui *ui, int y)
     x += 2 + bar_w + 2;
     if (skipped == n && n > 0) {
         /* Every task skipped: "0 / N points" would say nothing. */
-        tui_put(y, x, COLS - x, TUI_C_SKIP, A_BOLD, "no GPU: nothing could be graded here");
+        tui_put(y, x, COLS - x, TUI_C_SKIP, A_BOLD,
+                ui->opts->remote_note ? "no GPU on the Slurm node: nothing could be graded"
+                                      : "no GPU: nothing could be graded here");
         return;
     }
     char a[32], b[32];
@@ -219,9 +221,14 @@ static void draw_progress(struct tui *ui, int y)
              "%s / %s points   %zu of %zu passed, %zu graded%s", a, b, passed, n, graded, skips);
 }
 
-/* Without a GPU the first screen says so at once, with the probe's reason. */
+/* Without a GPU the first screen says so at once, with the probe's reason; or where the runs
+ * go instead. */
 static int draw_no_gpu(struct tui *ui, int y)
 {
+    if (ui->opts->remote_note) {
+        tui_putf(y, 1, COLS - 2, TUI_C_NORMAL, 0, "%s", ui->opts->remote_note);
+        return 1;
+    }
     if (!ui->no_gpu[0])
         return 0;
     tui_putf(y, 1, COLS - 2, TUI_C_SKIP, 0,

@@ -5,96 +5,12 @@
 source "$(dirname "$0")/../lib.sh"
 source tests/class/fixture.sh
 
-# The daemons live in /usr/sbin, which a normal user's PATH may lack.
-PATH=$PATH:/usr/sbin
-# The only place that installs Slurm and munge (as root, with apt-get, unless LAB_NO_INSTALL):
-# no service starts during the install (policy-rc.d) and none is left enabled at boot.
-install_slurm() {
-  [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null && [ -z "${LAB_NO_INSTALL:-}" ] || return 1
-  local policy=/usr/sbin/policy-rc.d had_policy=0 rc
-  [ -e "$policy" ] && had_policy=1
-  if [ $had_policy = 0 ]; then printf '#!/bin/sh\nexit 101\n' >"$policy"; chmod 755 "$policy"; fi
-  apt-get update -qq >/dev/null 2>&1
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends slurm-wlm munge >/dev/null 2>&1
-  rc=$?
-  [ $had_policy = 1 ] || rm -f "$policy"
-  command -v systemctl >/dev/null && systemctl disable munge slurmctld slurmd >/dev/null 2>&1
-  return $rc
-}
-command -v munged >/dev/null && command -v slurmctld >/dev/null || install_slurm
-for tool in munged slurmctld slurmd sbatch squeue sinfo; do
-  command -v "$tool" >/dev/null || { echo "SKIP: $tool not installed (slurm-wlm and munge; this test installs them as root)"; exit 77; }
-done
-[ "$(id -u)" -eq 0 ] || { echo "SKIP: a private Slurm cluster needs root here (slurmd starts jobs as their user)"; exit 77; }
+source tests/class/cluster.sh
 
+require_slurm
 setup_course
 batch_reference
-SL=$TEST_TMP/slurm
-mkdir -p "$SL"/{state,spool,log,run}
-PIDS=()
-stop_cluster() {
-  local p
-  for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null; done
-  for p in "${PIDS[@]}"; do wait "$p" 2>/dev/null; done
-}
-trap 'stop_cluster; rm -rf "$TEST_TMP"' EXIT
-
-# ---- the cluster: one node with two pretend GPUs (gres bound to /dev/null and /dev/zero)
-dd if=/dev/urandom of="$SL/munge.key" bs=1024 count=1 2>/dev/null && chmod 600 "$SL/munge.key"
-munged -F -f --socket="$SL/munge.sock" --key-file="$SL/munge.key" --pid-file="$SL/run/munged.pid" \
-  --seed-file="$SL/munge.seed" --log-file="$SL/log/munged.log" >"$SL/log/munged.out" 2>&1 &
-PIDS+=($!)
-port=$(( 20000 + RANDOM % 20000 ))
-cat >"$SL/slurm.conf" <<CONF
-ClusterName=classtest
-SlurmctldHost=localhost
-SlurmUser=root
-SlurmdUser=root
-AuthType=auth/munge
-CredType=cred/munge
-AuthInfo=socket=$SL/munge.sock
-SlurmctldPort=$port
-SlurmdPort=$((port + 1))
-StateSaveLocation=$SL/state
-SlurmdSpoolDir=$SL/spool
-SlurmctldPidFile=$SL/run/slurmctld.pid
-SlurmdPidFile=$SL/run/slurmd.pid
-SlurmctldLogFile=$SL/log/slurmctld.log
-SlurmdLogFile=$SL/log/slurmd.log
-ProctrackType=proctrack/linuxproc
-TaskPlugin=task/none
-JobAcctGatherType=jobacct_gather/none
-AccountingStorageType=accounting_storage/none
-JobCompType=jobcomp/none
-MailProg=/bin/true
-SchedulerType=sched/builtin
-SelectType=select/cons_tres
-SelectTypeParameters=CR_Core
-ReturnToService=2
-MpiDefault=none
-GresTypes=gpu
-NodeName=localhost CPUs=$(nproc) RealMemory=4000 Gres=gpu:2 State=UNKNOWN
-PartitionName=class Nodes=localhost Default=YES MaxTime=INFINITE State=UP
-CONF
-printf 'NodeName=localhost Name=gpu File=/dev/null\nNodeName=localhost Name=gpu File=/dev/zero\n' >"$SL/gres.conf"
-printf 'CgroupPlugin=cgroup/v1\nIgnoreSystemd=yes\n' >"$SL/cgroup.conf"
-export SLURM_CONF=$SL/slurm.conf
-sleep 0.5
-slurmctld -D -f "$SLURM_CONF" >"$SL/log/slurmctld.out" 2>&1 &
-PIDS+=($!)
-slurmd -D -f "$SLURM_CONF" -N localhost >"$SL/log/slurmd.out" 2>&1 &
-PIDS+=($!)
-up=0
-for _ in $(seq 1 60); do
-  [ "$(sinfo -h -N -o %t 2>/dev/null)" = idle ] && { up=1; break; }
-  sleep 0.5
-done
-if [ $up -ne 1 ]; then
-  echo "SKIP: the local Slurm cluster did not come up (node: $(sinfo -h -N -o %t 2>&1 | head -n1); logs: slurmctld.log, slurmd.log)"
-  tail -n 5 "$SL"/log/*.log 2>/dev/null
-  exit 77
-fi
-ok "single-node cluster up: $(sinfo -h -o '%P %a %D %t')"
+start_cluster
 
 OPTS=(--course "$COURSE_DIR" --no-sanitize --timeout 3)
 # ---- the same class locally, then through the cluster
