@@ -59,9 +59,9 @@ mkdir -p "$course" "$class" "$out"
 out=$(cd "$out" && pwd)
 cp -r Makefile common tools lessons solutions exercises "$course"/
 start=$SECONDS
-# what grading needs: every task's reference solution, and the lab library with them
-make -C "$course" -k -j"$(nproc)" $(make -s -C "$course" list-tasks | sed 's|^|build/solutions/|') \
-  >"$out/course-build.log" 2>&1
+# the whole course, as an instructor's checkout has it: the students' builds link against the
+# pristine build's objects (the reference solutions alone are not enough)
+make -C "$course" -k -j"$(nproc)" all >"$out/course-build.log" 2>&1
 echo "course build: $((SECONDS - start)) s" | tee "$out/summary.txt"
 
 # mutate KIND FILE: the one-task change that makes a student of that kind (03's solution).
