@@ -124,9 +124,10 @@ for lesson, cell in course:
 # ------------------------------------------------------------------------------ paths
 # A path is a word of a code span or a link's target that starts where a path of the course
 # starts: at an entry of the root (lessons/, grader/, Makefile, ...), at an entry of the README's
-# own directory (engine/, figures/), or at ../. Placeholders (L, T, NN-name, DIR, ...) and build
-# outputs are not files of the course; a task id (03-naive-matmul/matmul_naive) is a task.
-PLACEHOLDER = re.compile(r"^([A-Z]{1,4}|[A-Z]+-[a-z]+|NN[-_].*|[A-Z]_.*|.*-XXXXXX)$")
+# own directory (engine/, figures/), or at ../. Words with a placeholder (L, T, NN-name, DIR) are
+# patterns, not files; build/ is not the course's. A test group (grader/test_jobs) is its script,
+# a task id (03-naive-matmul/matmul_naive) a task.
+PLACEHOLDER = re.compile(r"^([A-Z]{1,4}|X+)$")  # one word of a segment: L, T, NN, DIR, XXXXXX
 DOCS = ["README.md", "CONTRIBUTING.md", "grader/README.md", "grader/DESIGN-NOTES.md"] + \
     sorted(os.path.relpath(p, ROOT) for p in glob.glob(os.path.join(ROOT, "lessons", "*", "README.md")))
 TOP = set(os.listdir(ROOT)) - {"build"}
@@ -155,7 +156,8 @@ def exists(word, base):
     for d in (base, ROOT):
         if glob.glob(os.path.normpath(os.path.join(ROOT, d, word))):
             return True
-    return False
+    # a test group, as `make test T=...` names it: tests/AREA/NAME.sh or a unit test's .c
+    return any(os.path.isfile(os.path.join(ROOT, "tests", word + e)) for e in (".sh", ".c"))
 
 
 for doc in DOCS:
@@ -164,8 +166,7 @@ for doc in DOCS:
     base = os.path.dirname(doc)
     missing = set()
     for word in candidates(read(doc), base):
-        segs = [os.path.splitext(s)[0] for s in word.split("/") if s]
-        if any(PLACEHOLDER.match(s) for s in segs):
+        if any(PLACEHOLDER.match(w) for w in re.split(r"[/._-]", word)):
             continue
         if is_task_id(word) or exists(word, base):
             continue
