@@ -5,7 +5,7 @@
 # the notes and the demo with the lesson's own (CONTRIBUTING.md, "A new lesson").
 #   tools/new-task.sh [--title TEXT] [--root DIR] NN-lesson-name task_name
 # Writes (L = NN-lesson-name, T = task_name):
-#   lessons/L/  lesson.ini T.h T_harness.cu demo.cu README.md profile.ini figures/T_*.svg
+#   lessons/L/  lesson.ini T.h T_harness.cu demo.cu README.md profile.ini plot.gp figures/T_*.svg
 #   exercises/L/T.cu   solutions/L/T.cu solutions/L/ANSWERS.md
 #   tests/harness/test_L.sh   tests/gpu/test_L.sh
 # and adds the lesson's row to README.md's course table. Refuses a lesson or task that exists.
@@ -63,6 +63,7 @@ fill task_harness.cu.in "$L/${task}_harness.cu"
 fill demo.cu.in         "$L/demo.cu"
 fill README.md.in       "$L/README.md"
 fill profile.ini.in     "$L/profile.ini"
+fill plot.gp.in         "$L/plot.gp"
 fill blocks.svg.in      "$L/figures/${task}_blocks.svg"
 fill bytes.svg.in       "$L/figures/${task}_bytes.svg"
 fill exercise.cu.in     "$root/exercises/$lesson/$task.cu"

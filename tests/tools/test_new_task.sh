@@ -36,7 +36,7 @@ done
 
 expect_exit 0 "new-task $L $T" new --title "Scaling a vector" $L $T
 for f in lessons/$L/lesson.ini lessons/$L/$T.h lessons/$L/${T}_harness.cu lessons/$L/demo.cu \
-         lessons/$L/README.md lessons/$L/profile.ini exercises/$L/$T.cu solutions/$L/$T.cu \
+         lessons/$L/README.md lessons/$L/profile.ini lessons/$L/plot.gp exercises/$L/$T.cu solutions/$L/$T.cu \
          solutions/$L/ANSWERS.md tests/harness/test_$L.sh tests/gpu/test_$L.sh; do
   [ -s "$course/$f" ] || bad "$f was not written"
 done
@@ -66,11 +66,23 @@ fns=$(grep -ohE '_v[0-9]+\(void \*arg\)' lessons/$L/demo.cu | sed -E 's/_v([0-9]
 [ -n "$ids" ] && [ "$ids" = "$comment" ] && [ "$ids" = "$fns" ] && ok "the demo's versions agree: $ids" \
   || bad "the demo's versions: --list '$ids', comment '$comment', functions '$fns'"
 
+# the notes read as notes; the plot script draws the demo's table, and nothing without it
+if command -v gnuplot >/dev/null; then
+  mkdir -p "$TEST_TMP/csv" "$TEST_TMP/fig"
+  printf 'n,version,name,time,GB/s,%% of copy\n67108864,1,solution,0.1 ms,1,-\n' >"$TEST_TMP/csv/${L}_versions.csv"
+  gnuplot -e "csvdir='$TEST_TMP/csv'; outdir='$TEST_TMP/fig'" lessons/$L/plot.gp >"$TEST_TMP/out" 2>&1 &&
+    grep -q '<path' "$TEST_TMP/fig/${L}_versions.svg" 2>/dev/null && ok "plot.gp draws the versions table" ||
+    { bad "plot.gp on a versions table"; cat "$TEST_TMP/out"; }
+  gnuplot -e "csvdir='$TEST_TMP/none'; outdir='$TEST_TMP/fig2'" lessons/$L/plot.gp >"$TEST_TMP/out" 2>&1 &&
+    [ ! -s "$TEST_TMP/out" ] && ok "plot.gp without the table draws nothing, quietly" ||
+    { bad "plot.gp without a table"; cat "$TEST_TMP/out"; }
+fi
 # the notes read as notes
 perl tests/notes/forbidden.pl lessons/$L/README.md >"$TEST_TMP/out" 2>&1 && ok "the notes use no forbidden word" \
   || { bad "the notes use forbidden words"; cat "$TEST_TMP/out"; }
 perl tests/notes/notes_words.pl history lessons/$L/README.md >"$TEST_TMP/out" 2>&1 \
   && ok "the notes speak of no build history" || { bad "the notes' words"; cat "$TEST_TMP/out"; }
+expect_exit 0 "the notes' test on the course with the new lesson (make notes, plot scripts)" bash tests/notes/test_notes.sh
 python3 tests/tools/readme_lists.py "$course" >"$TEST_TMP/out" 2>&1 && ok "the READMEs' lists hold with the new lesson" \
   || { bad "the READMEs' lists"; grep -v '^ok' "$TEST_TMP/out"; }
 
