@@ -17,13 +17,15 @@ if git -C "$ROOT" rev-parse --git-dir >/dev/null 2>&1; then
 else
   tar -C "$ROOT" --exclude=./build -cf - . | tar -C "$course" -xf -
 fi
-L=10-vector-scale T=vscale
+# the next free lesson number, and a task name no lesson has
+last=$(cd "$course/lessons" && ls -d [0-9][0-9]-* | tail -n 1)
+L=$(printf '%02d' $((10#${last%%-*} + 1)))-vector-scale T=scaffold_vscale
 new() { "$course/tools/new-task.sh" --root "$course" "$@"; }
 
 # bad input: one line on stderr, exit 2, nothing written
 before=$(cd "$course" && find . | sort | md5sum)
-for args in "10-Vector vscale" "10-vector-scale Vscale" "1-x vscale" "10-vector-scale" \
-            "01-again vscale" "10-vector-scale reduce_sum" "--frobnicate 10-x y"; do
+for args in "${L/vector/Vector} $T" "$L Vscale" "1-x $T" "$L" "01-again $T" "$L reduce_sum" \
+            "--frobnicate $L $T"; do
   # shellcheck disable=SC2086
   new $args >"$TEST_TMP/out" 2>"$TEST_TMP/err"; rc=$?
   if [ $rc -eq 2 ] && [ "$(wc -l <"$TEST_TMP/err")" -eq 1 ] && [ ! -s "$TEST_TMP/out" ]; then
