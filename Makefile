@@ -8,6 +8,7 @@
 #   make resources  registers / shared memory / spills of every kernel
 #   make deps       install the packages the lab builds against (Debian/Ubuntu)
 #   make notes      the lecture notes as HTML in build/notes/ (tools/notes/notes.mk)
+#   make new-task LESSON=NN-name TASK=name [TITLE=...]   a new lesson with one task (tools/new-task.sh)
 #   make clean
 #
 # Variables: ARCH=sm_90 (default: the GPU's, asked once and kept in build/.arch, else sm_90),
@@ -228,7 +229,7 @@ JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 SUBMAKE = $(MAKE) --no-print-directory -j$(JOBS)
 ALL := $(LIBLAB) $(LIBLAB_EX) $(LIBLAB_HOST) $(DEMOS) $(DEBUG_PROGS) $(TASK_BINS) $(GRADER)
 
-.PHONY: all deps run test bench check-lab resources clean list-tasks notes
+.PHONY: all deps run test bench check-lab resources clean list-tasks notes new-task
 all: $(ALL)
 
 deps:
@@ -257,6 +258,10 @@ resources: $(FLAGS_FILE)
 
 list-tasks:
 	@printf '%s\n' $(TASKS)
+
+# A new lesson with one graded task, every file the course expects (CONTRIBUTING.md).
+new-task:
+	$(Q)tools/new-task.sh $(if $(TITLE),--title "$(TITLE)") $(LESSON) $(TASK)
 
 clean:
 	rm -rf $(BUILD)

@@ -8,7 +8,7 @@
  * TUI_C_ role of tui_colors.h), glyph (ASCII, UTF-8), meaning (one line, for the help screen and
  * the README). The rows are in precedence order: when a grading records several facts, the outcome
  * is the first row whose fact was recorded (outcome_decide, decide.h). `grader --outcomes` prints
- * the table as grader/README.md has it (tests/grader/test_readme.sh keeps them equal).
+ * the table as grader/README.md has it (tests/grader/test_decide.sh keeps them equal).
  */
 #ifndef GRADER_OUTCOME_H
 #define GRADER_OUTCOME_H

@@ -19,6 +19,9 @@
 // Versions 1-2 and 8-9 are rated in FLOP/s against the cuBLAS SGEMM ceiling, 3-7 and 10-11 in
 // bytes read per second against the device-to-device copy ceiling, both measured here, in this
 // run. Versions 10-11 read the task's speed-case size, with the L2 flushed before every run.
+//
+// The kernels and their launchers are in kernels/NN_name.cuh, NN the first version a file holds:
+// 01_branch (1-2), 03_reduce (3-5), 06_unroll (6-7), 08_inline (8-9), 10_library (10-11).
 #include "lab.h"
 
 #include <math.h>
@@ -73,153 +76,7 @@ static double exact_sum(const float *x, size_t n)
     return s;
 }
 
-// ======================================================================= kernels
-static __device__ float path_a(float x)
-{
-    for (int k = 0; k < BRANCH_ITERS; ++k) x = fmaf(x, 0.999f, 0.001f);
-    return x;
-}
-
-// A different dependence (x·x instead of x·constant), so the compiler cannot merge the two paths
-// into one loop with selected constants: each path stays its own loop.
-static __device__ float path_b(float x)
-{
-    for (int k = 0; k < BRANCH_ITERS; ++k) x = fmaf(x, x, -0.25f);
-    return x;
-}
-
-// Version 1: odd and even lanes disagree in every warp. The warp runs path_a with the even lanes
-// masked off, then path_b with the odd lanes masked off: twice the issue slots for the same work.
-static __global__ void branch_thread_v1(const float *in, float *out, unsigned n)
-{
-    const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i >= n) return;
-    const float x = in[i];
-    out[i] = (threadIdx.x % 2) ? path_a(x) : path_b(x);
-}
-
-// Version 2: the same two paths, chosen per warp: a warp's 32 lanes always agree.
-static __global__ void branch_warp_v2(const float *in, float *out, unsigned n)
-{
-    const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i >= n) return;
-    const float x = in[i];
-    out[i] = ((threadIdx.x / warpSize) % 2) ? path_a(x) : path_b(x);
-}
-
-// Versions 3-5 each reduce REDUCE_THREADS inputs per block to one partial; the launcher applies
-// the same kernel again to the partials until one value is left.
-//
-// Version 3: at step s only threads with tid % (2s) == 0 add. At s = 1 half the lanes of every
-// warp work, at s = 2 a quarter...: every warp stays busy to the end while doing less and less,
-// and the % on a variable is itself a slow integer sequence.
-static __global__ void reduce_interleaved_v3(const float *in, unsigned n, float *partial)
-{
-    __shared__ float s_data[REDUCE_THREADS];
-    const unsigned tid = threadIdx.x;
-    const unsigned i = blockIdx.x * blockDim.x + tid;
-    s_data[tid] = i < n ? in[i] : 0.0f;
-    __syncthreads();
-    for (unsigned s = 1; s < blockDim.x; s *= 2) {
-        if (tid % (2 * s) == 0) s_data[tid] += s_data[tid + s];
-        __syncthreads();
-    }
-    if (tid == 0) partial[blockIdx.x] = s_data[0];
-}
-
-// Version 4: at step s the threads tid < s add s_data[tid + s]. The active threads are the low
-// ones, so whole warps go idle together (128, 64, 32 active threads are 4, 2, 1 full warps); only
-// the last five steps, s < 32, split a warp.
-static __global__ void reduce_sequential_v4(const float *in, unsigned n, float *partial)
-{
-    __shared__ float s_data[REDUCE_THREADS];
-    const unsigned tid = threadIdx.x;
-    const unsigned i = blockIdx.x * blockDim.x + tid;
-    s_data[tid] = i < n ? in[i] : 0.0f;
-    __syncthreads();
-    for (unsigned s = blockDim.x / 2; s > 0; s /= 2) {
-        if (tid < s) s_data[tid] += s_data[tid + s];
-        __syncthreads();
-    }
-    if (tid == 0) partial[blockIdx.x] = s_data[0];
-}
-
-// Version 5: as 4 while s >= 32, then the first warp finishes in registers with shuffles: all 32
-// lanes take part in every shuffle, no shared memory, no block-wide barrier for the last steps.
-static __global__ void reduce_shuffle_v5(const float *in, unsigned n, float *partial)
-{
-    __shared__ float s_data[REDUCE_THREADS];
-    const unsigned tid = threadIdx.x;
-    const unsigned i = blockIdx.x * blockDim.x + tid;
-    s_data[tid] = i < n ? in[i] : 0.0f;
-    __syncthreads();
-    for (unsigned s = blockDim.x / 2; s >= 32; s /= 2) {
-        if (tid < s) s_data[tid] += s_data[tid + s];
-        __syncthreads();
-    }
-    if (tid < 32) {
-        float v = s_data[tid];
-        for (int offset = 16; offset > 0; offset /= 2) v += __shfl_down_sync(FULL_MASK, v, offset);
-        if (tid == 0) partial[blockIdx.x] = v;
-    }
-}
-
-// Versions 6-7: thread t adds in[t + j * threads] for j < 16 (coalesced for every j). Without
-// unrolling, each iteration's add waits for its own load before the next load issues: one load in
-// flight per thread. Unrolled, the 16 independent loads issue back to back and their latencies
-// overlap. The branch saved per iteration is the smaller gain.
-static __global__ void strided_sum_rolled_v6(const float *in, float *out)
-{
-    const unsigned t = blockIdx.x * blockDim.x + threadIdx.x;
-    const unsigned threads = gridDim.x * blockDim.x;
-    float acc = 0.0f;
-#pragma unroll 1
-    for (int j = 0; j < LOADS_PER_THREAD; ++j) acc += in[t + j * threads];
-    out[t] = acc;
-}
-
-static __global__ void strided_sum_unrolled_v7(const float *in, float *out)
-{
-    const unsigned t = blockIdx.x * blockDim.x + threadIdx.x;
-    const unsigned threads = gridDim.x * blockDim.x;
-    float acc = 0.0f;
-#pragma unroll
-    for (int j = 0; j < LOADS_PER_THREAD; ++j) acc += in[t + j * threads];
-    out[t] = acc;
-}
-
-// Versions 8-9: one FMA of work per call. Out of line, each call also pays the call and return,
-// the moves into the argument registers the ABI fixes, and a loop the compiler cannot unroll
-// across the call.
-static __device__ __noinline__ float step_call(float x)
-{
-    return fmaf(x, 0.999f, 0.001f);
-}
-
-static __device__ __forceinline__ float step_inline(float x)
-{
-    return fmaf(x, 0.999f, 0.001f);
-}
-
-static __global__ void call_noinline_v8(const float *in, float *out, unsigned n)
-{
-    const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i >= n) return;
-    float x = in[i];
-    for (int k = 0; k < CALL_ITERS; ++k) x = step_call(x);
-    out[i] = x;
-}
-
-static __global__ void call_inline_v9(const float *in, float *out, unsigned n)
-{
-    const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i >= n) return;
-    float x = in[i];
-    for (int k = 0; k < CALL_ITERS; ++k) x = step_inline(x);
-    out[i] = x;
-}
-
-// ======================================================================= launchers
+// ======================================================================= what the launchers share
 typedef struct problem {
     unsigned n;        // elements
     const float *in;   // device, n floats
@@ -259,65 +116,13 @@ static unsigned blocks_for(unsigned n, unsigned threads)
     return (n + threads - 1) / threads;
 }
 
-static void run_branch_thread_v1(void *arg)
-{
-    problem *p = (problem *)arg;
-    branch_thread_v1<<<blocks_for(p->n, 256), 256>>>(p->in, p->out, p->n);
-    CUDA_LAUNCH_CHECK();
-}
-
-static void run_branch_warp_v2(void *arg)
-{
-    problem *p = (problem *)arg;
-    branch_warp_v2<<<blocks_for(p->n, 256), 256>>>(p->in, p->out, p->n);
-    CUDA_LAUNCH_CHECK();
-}
-
-static void run_reduce_interleaved_v3(void *arg)
-{
-    reduce_with((problem *)arg, reduce_interleaved_v3);
-}
-
-static void run_reduce_sequential_v4(void *arg)
-{
-    reduce_with((problem *)arg, reduce_sequential_v4);
-}
-
-static void run_reduce_shuffle_v5(void *arg)
-{
-    reduce_with((problem *)arg, reduce_shuffle_v5);
-}
-
-// n is a multiple of 256 * LOADS_PER_THREAD (see main), so every thread has all 16 loads.
-static void run_rolled_v6(void *arg)
-{
-    problem *p = (problem *)arg;
-    strided_sum_rolled_v6<<<p->n / LOADS_PER_THREAD / 256, 256>>>(p->in, p->out);
-    CUDA_LAUNCH_CHECK();
-}
-
-static void run_unrolled_v7(void *arg)
-{
-    problem *p = (problem *)arg;
-    strided_sum_unrolled_v7<<<p->n / LOADS_PER_THREAD / 256, 256>>>(p->in, p->out);
-    CUDA_LAUNCH_CHECK();
-}
-
-static void run_noinline_v8(void *arg)
-{
-    problem *p = (problem *)arg;
-    call_noinline_v8<<<blocks_for(p->n, 256), 256>>>(p->in, p->out, p->n);
-    CUDA_LAUNCH_CHECK();
-}
-
-static void run_inline_v9(void *arg)
-{
-    problem *p = (problem *)arg;
-    call_inline_v9<<<blocks_for(p->n, 256), 256>>>(p->in, p->out, p->n);
-    CUDA_LAUNCH_CHECK();
-}
-
-// Versions 10-11: the library's reduction and our top rung, in a file of their own.
+// ======================================================================= kernels and launchers
+// One file per group of versions, kernels/NN_name.cuh, NN the first version it holds.
+#include "kernels/01_branch.cuh"
+#include "kernels/03_reduce.cuh"
+#include "kernels/06_unroll.cuh"
+#include "kernels/08_inline.cuh"
+// Versions 10-11: the library's reduction and our top rung.
 #include "kernels/10_library.cuh"
 
 // ======================================================================= checks
@@ -559,12 +364,8 @@ int main(int argc, char **argv)
     const int reps = o.reps > 0 ? o.reps : (o.quick ? 3 : 10);
     const int warmup = o.warmup >= 0 ? o.warmup : 1;
 
-    float *h_real = (float *)malloc((size_t)n * sizeof(float));
-    float *h_int = (float *)malloc((size_t)n * sizeof(float));
-    if (!h_real || !h_int) {
-        fprintf(stderr, "error: out of host memory\n");
-        return LAB_EXIT_CUDA;
-    }
+    float *h_real = (float *)lab_xmalloc((size_t)n * sizeof(float));
+    float *h_int = (float *)lab_xmalloc((size_t)n * sizeof(float));
     lab_fill_f32(h_real, n, -0.5f, 0.5f, lab_seed_derive(o.seed, "real"));
     fill_small_integers(h_int, n, lab_seed_derive(o.seed, "int"));
 

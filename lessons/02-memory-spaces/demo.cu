@@ -53,11 +53,7 @@ static_assert(31 * 33 < BANK_WORDS, "the largest bank-probe stride must fit the 
 // all m before returning, in an order no prefetcher can guess.
 static void random_cycle(unsigned *next, unsigned m, uint64_t seed)
 {
-    unsigned *order = (unsigned *)malloc((size_t)m * sizeof *order);
-    if (!order) {
-        fprintf(stderr, "error: out of host memory\n");
-        exit(LAB_EXIT_CUDA);
-    }
+    unsigned *order = (unsigned *)lab_xmalloc((size_t)m * sizeof *order);
     lab_rng r;
     lab_rng_seed(&r, seed);
     for (unsigned i = 0; i < m; ++i) order[i] = i;

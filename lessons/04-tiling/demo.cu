@@ -1,45 +1,43 @@
-/* Lesson 04 — shared-memory tiles, and the ladder from the Russian and Spanish lectures'
- * kernels up to cuBLAS.
- *
- * C = A·B in FP32, row-major (A M×K, B K×N, C M×N). Every version is timed side by side in one
- * run and read as a fraction of cuBLAS SGEMM with TF32 off, measured at the same size. Four
- * tables: the ladder (square sizes), the Spanish lecture's panel product (C n×n = A n×32 · B 32×n,
- * the shape of that lecture's table), the Russian lecture's experiment with blocks per SM, and, apart from
- * the ladder, cuBLAS on TF32 tensor cores (faster, less accurate: a different contest).
- *
- *   make build/lessons/04-tiling/demo && build/lessons/04-tiling/demo        every version
- *   build/lessons/04-tiling/demo 0 7 12        some versions;   --quick: small sizes only
- *   build/lessons/04-tiling/demo --list        the versions;    --csv DIR: every table as CSV
- *
- * Each rung of the ladder is one file, kernels/NN_name.cuh, NN its version (4 and 5 share
- * 04_muld.cuh: one template, the unrolling its parameter): `diff` two neighbours to see the one
- * idea a rung adds. Rungs 7 and 11 are the graded tasks' reference solutions, compiled from
- * solutions/04-tiling/ itself.
- *
- * version 0:  cuBLAS SGEMM, FP32 (TF32 off): the yardstick                       ./demo 0
- * version 1:  Spanish lecture's simpleMultiply: A and B from global memory       ./demo 1
- * version 2:  Spanish lecture's coalescedMultiply: the A tile through shared     ./demo 2
- * version 3:  Spanish lecture's sharedABMultiply: A and B tiles through shared   ./demo 3
- * version 4:  Russian lecture's Muld, 16x16 tiles, loop not unrolled (as on G80) ./demo 4
- * version 5:  16x16 tiles, inner loop unrolled by 16                             ./demo 5
- * version 6:  16x16 tiles, the Russian lecture's prefetching (double buffer)     ./demo 6
- * version 7:  task matmul_tiled's solution: 32x32 tiles, any size               ./demo 7
- * version 8:  1-D register tiling: 64x64 block tile, 8 results per thread        ./demo 8
- * version 9:  2-D register tiling: 128x128 block tile, 8x8 strided per thread   ./demo 9
- * version 10: 2-D register tiling with float4 loads, 8 consecutive per thread   ./demo 10
- * version 11: task matmul_regtile's solution: 8x8 per thread, 2 blocks/SM, any size ./demo 11
- * version 12: warp tiling, double-buffered shared tiles, prefetch in registers   ./demo 12
- * version 13: as 12, the B tile by cp.async (no registers on the way)           ./demo 13
- * version 14: as 13 with a k-tile of 16: half the barriers                      ./demo 14
- *
- * Versions 1-3 exist only for the Spanish lecture's shape (K = 32); 7 and 11 take any size; the others
- * need sizes that are multiples of their tiles (every size this demo runs is). Versions 12-14 are
- * one kernel with three settings (kernels/12_warptile.cuh): the run shows which tops the ladder.
- * The lesson's goals at 4096³ (rung 9 at 55% of cuBLAS, rung 10 at 65%, the top at 95%, every
- * rung of 8-12 faster than the one before) are printed as "goal" lines after the ladder; the
- * panel table adds one on the Spanish lecture's skinny shape (the top rungs at least as fast as
- * cuBLAS at n = 4096).
- */
+// Lesson 04 demo: shared-memory tiles, and the ladder from the Russian and Spanish lectures'
+// kernels up to cuBLAS.
+//
+//   make build/lessons/04-tiling/demo && build/lessons/04-tiling/demo [VERSION...]
+//   --quick: small sizes only; --list: the versions; --csv DIR: every table as CSV
+//
+// C = A·B in FP32, row-major (A M×K, B K×N, C M×N). Every version is timed side by side in one
+// run and read as a fraction of cuBLAS SGEMM with TF32 off, measured at the same size. Four
+// tables: the ladder (square sizes), the Spanish lecture's panel product (C n×n = A n×32 · B 32×n,
+// the shape of that lecture's table), the Russian lecture's experiment with blocks per SM, and, apart from
+// the ladder, cuBLAS on TF32 tensor cores (faster, less accurate: a different contest).
+//
+// Each rung of the ladder is one file, kernels/NN_name.cuh, NN its version (4 and 5 share
+// 04_muld.cuh: one template, the unrolling its parameter): `diff` two neighbours to see the one
+// idea a rung adds. Rungs 7 and 11 are the graded tasks' reference solutions, compiled from
+// solutions/04-tiling/ itself.
+//
+// version 0: cuBLAS SGEMM, FP32 (TF32 off): the yardstick                       ./demo 0
+// version 1: Spanish lecture's simpleMultiply: A and B from global memory       ./demo 1
+// version 2: Spanish lecture's coalescedMultiply: the A tile through shared     ./demo 2
+// version 3: Spanish lecture's sharedABMultiply: A and B tiles through shared   ./demo 3
+// version 4: Russian lecture's Muld, 16x16 tiles, loop not unrolled (as on G80) ./demo 4
+// version 5: 16x16 tiles, inner loop unrolled by 16                             ./demo 5
+// version 6: 16x16 tiles, the Russian lecture's prefetching (double buffer)     ./demo 6
+// version 7: task matmul_tiled's solution: 32x32 tiles, any size               ./demo 7
+// version 8: 1-D register tiling: 64x64 block tile, 8 results per thread        ./demo 8
+// version 9: 2-D register tiling: 128x128 block tile, 8x8 strided per thread   ./demo 9
+// version 10: 2-D register tiling with float4 loads, 8 consecutive per thread   ./demo 10
+// version 11: task matmul_regtile's solution: 8x8 per thread, 2 blocks/SM, any size ./demo 11
+// version 12: warp tiling, double-buffered shared tiles, prefetch in registers   ./demo 12
+// version 13: as 12, the B tile by cp.async (no registers on the way)           ./demo 13
+// version 14: as 13 with a k-tile of 16: half the barriers                      ./demo 14
+//
+// Versions 1-3 exist only for the Spanish lecture's shape (K = 32); 7 and 11 take any size; the others
+// need sizes that are multiples of their tiles (every size this demo runs is). Versions 12-14 are
+// one kernel with three settings (kernels/12_warptile.cuh): the run shows which tops the ladder.
+// The lesson's goals at 4096³ (rung 9 at 55% of cuBLAS, rung 10 at 65%, the top at 95%, every
+// rung of 8-12 faster than the one before) are printed as "goal" lines after the ladder; the
+// panel table adds one on the Spanish lecture's skinny shape (the top rungs at least as fast as
+// cuBLAS at n = 4096).
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -63,11 +61,7 @@ static int check_product(const float *hA, const float *hB, const float *dC, int 
     lab_compare_init(r);
     if (n_c > check_limit_elems)
         return 0;
-    float *hC = (float *)malloc(n_c * sizeof(float));
-    if (!hC) {
-        fprintf(stderr, "out of host memory for the check\n");
-        exit(LAB_EXIT_CUDA);
-    }
+    float *hC = (float *)lab_xmalloc(n_c * sizeof(float));
     CUDA_CHECK(cudaMemcpy(hC, dC, n_c * sizeof(float), cudaMemcpyDeviceToHost));
     lab_check_gemm_f32(hA, hB, hC, M, N, K, demo_tol, seed, r);
     free(hC);
@@ -164,24 +158,14 @@ typedef struct problem {
     float *dA, *dB, *dC;
 } problem;
 
-static void *xmalloc(size_t bytes)
-{
-    void *p = malloc(bytes);
-    if (!p) {
-        fprintf(stderr, "out of host memory (%zu bytes)\n", bytes);
-        exit(LAB_EXIT_CUDA);
-    }
-    return p;
-}
-
 static void problem_make(problem *p, int M, int N, int K, uint64_t seed)
 {
     const size_t na = (size_t)M * K, nb = (size_t)K * N, nc = (size_t)M * N;
     p->M = M;
     p->N = N;
     p->K = K;
-    p->hA = (float *)xmalloc(na * sizeof(float));
-    p->hB = (float *)xmalloc(nb * sizeof(float));
+    p->hA = (float *)lab_xmalloc(na * sizeof(float));
+    p->hB = (float *)lab_xmalloc(nb * sizeof(float));
     lab_fill_f32(p->hA, na, -1.0f, 1.0f, lab_seed_derive(seed, "A"));
     lab_fill_f32(p->hB, nb, -1.0f, 1.0f, lab_seed_derive(seed, "B"));
     CUDA_CHECK(cudaMalloc((void **)&p->dA, na * sizeof(float)));

@@ -544,11 +544,7 @@ int main(int argc, char **argv)
     void *d_buf, *d_out;
     CUDA_CHECK(cudaMalloc(&d_buf, n));
     CUDA_CHECK(cudaMalloc(&d_out, n));
-    void *h_buf = malloc(n), *h_out = malloc(n);
-    if (!h_buf || !h_out) {
-        fprintf(stderr, "out of host memory\n");
-        return LAB_EXIT_CUDA;
-    }
+    void *h_buf = lab_xmalloc(n), *h_out = lab_xmalloc(n);
 
     histogram_table(&d, &r, &p, (uint8_t *)h_buf, (uint8_t *)d_buf, n);
 

@@ -1,27 +1,24 @@
-/* demo.cu — lesson 07: host memory kinds, streams, and copies overlapped with compute.
- *
- * The lecture's point, re-measured: host<->device copies cross a link that is tens of
- * times slower than device memory, so a program either hides them behind computation or waits
- * for them. Pinned memory makes copies fast and asynchronous; streams let the copy of one chunk
- * run while another chunk computes; the lecture's overloaded vectorAdd shows how far that goes.
- *
- *   build: make build/lessons/07-streams/demo
- *   run:   build/lessons/07-streams/demo [VERSION...] [--quick] [--csv DIR] [--reps N]
- *
- *   version 1: pageable vs pinned vs write-combined memory, both directions, CPU reads   ./demo 1
- *   version 2: the lecture's overloaded vectorAdd, no streams vs 1, 2, 4 ... 128 streams    ./demo 2
- *   version 3: mapped zero-copy against explicit copies, light and heavy kernel          ./demo 3
- *   version 4: timeline of 4 streams x 8 chunks recorded with events (terminal and SVG)  ./demo 4
- *   version 5: the legacy default stream's implicit synchronization, and how to avoid it ./demo 5
- *   version 6: the task's schedule (4 streams, 2..64 chunks) against the overlap bound  ./demo 6
- *
- * With --csv DIR every table goes to DIR/07-streams_<table>.csv and version 4 also writes
- * DIR/07-streams_timeline.svg.
- *
- * Each version is one file, versions/NN_name.cuh, NN its number, holding the launchers only it
- * uses and the function that measures it and prints its tables. What several versions share
- * stays here: the timing helpers, the CPU check, and the copy and vectorAdd launchers.
- */
+// Lesson 07 demo: host memory kinds, streams, and copies overlapped with compute.
+//
+// The lecture's point, re-measured: host<->device copies cross a link that is tens of
+// times slower than device memory, so a program either hides them behind computation or waits
+// for them. Pinned memory makes copies fast and asynchronous; streams let the copy of one chunk
+// run while another chunk computes; the lecture's overloaded vectorAdd shows how far that goes.
+//
+//   make build/lessons/07-streams/demo && build/lessons/07-streams/demo [VERSION...]
+//   --quick: small sizes; --csv DIR: every table as DIR/07-streams_<table>.csv (version 4 also
+//   writes DIR/07-streams_timeline.svg); --reps N: timed runs per measurement
+//
+// version 1: pageable vs pinned vs write-combined memory, both directions, CPU reads   ./demo 1
+// version 2: the lecture's overloaded vectorAdd, no streams vs 1, 2, 4 ... 128 streams    ./demo 2
+// version 3: mapped zero-copy against explicit copies, light and heavy kernel          ./demo 3
+// version 4: timeline of 4 streams x 8 chunks recorded with events (terminal and SVG)  ./demo 4
+// version 5: the legacy default stream's implicit synchronization, and how to avoid it ./demo 5
+// version 6: the task's schedule (4 streams, 2..64 chunks) against the overlap bound  ./demo 6
+//
+// Each version is one file, versions/NN_name.cuh, NN its number, holding the launchers only it
+// uses and the function that measures it and prints its tables. What several versions share
+// stays here: the timing helpers, the CPU check, and the copy and vectorAdd launchers.
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -49,16 +46,6 @@ static lab_timing bench(const demo_ctx *d, lab_bench_fn fn, void *arg)
 {
     lab_bench_opts b = { d->warmup, d->reps, 0, NULL };
     return lab_bench(fn, arg, &b);
-}
-
-static void *xmalloc(size_t bytes)
-{
-    void *p = malloc(bytes);
-    if (!p) {
-        fprintf(stderr, "out of host memory (%zu bytes)\n", bytes);
-        exit(LAB_EXIT_CUDA);
-    }
-    return p;
 }
 
 /* ============================================================== CPU reference */

@@ -11,16 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void *xcalloc(size_t n, size_t size)
-{
-    void *p = calloc(n ? n : 1, size);
-    if (!p) {
-        fprintf(stderr, "error: out of host memory (%zu bytes)\n", n * size);
-        exit(LAB_EXIT_CUDA);
-    }
-    return p;
-}
-
 #ifndef LAB_EXERCISE_BUILD // an exercise's binary holds no CPU computation of the answer
 void ata_reference(const double *A, double *C, size_t M, size_t N)
 {
@@ -171,7 +161,7 @@ static void exact_entries(size_t index, size_t s0, size_t s1, void *arg)
 
 ata_check_plan *ata_check_prepare(const double *A, size_t M, size_t N, uint64_t seed)
 {
-    ata_check_plan *p = xcalloc(1, sizeof *p);
+    ata_check_plan *p = lab_xcalloc(1, sizeof *p);
     p->M = M;
     p->N = N;
     p->exact = M * N * N <= ATA_EXACT_LIMIT;
@@ -186,17 +176,17 @@ ata_check_plan *ata_check_prepare(const double *A, size_t M, size_t N, uint64_t 
         p->entry[s][0] = lab_rng_below(&rng, N); // row first: the order of arguments is unspecified
         p->entry[s][1] = lab_rng_below(&rng, N);
     }
-    p->x = xcalloc(ROUNDS * N, sizeof *p->x);
+    p->x = lab_xcalloc(ROUNDS * N, sizeof *p->x);
     for (size_t i = 0; i < ROUNDS * N; i++)
         p->x[i] = lab_rng_next(&rng) & 1 ? 1.0 : -1.0;
-    p->d = xcalloc(N, sizeof *p->d);
-    p->val = xcalloc(SAMPLED_ROWS * N, sizeof *p->val);
-    p->scl = xcalloc(SAMPLED_ROWS * N, sizeof *p->scl);
-    p->w = xcalloc(ROUNDS * N, sizeof *p->w);
+    p->d = lab_xcalloc(N, sizeof *p->d);
+    p->val = lab_xcalloc(SAMPLED_ROWS * N, sizeof *p->val);
+    p->scl = lab_xcalloc(SAMPLED_ROWS * N, sizeof *p->scl);
+    p->w = lab_xcalloc(ROUNDS * N, sizeof *p->w);
     prepare_job job = {p, A};
     lab_parallel_chunks(N, COLS, column_sums, &job);
     lab_parallel_chunks(ENTRIES, ENTRY_ITEM, exact_entries, &job);
-    freivalds_job f = {p, A, xcalloc(ROUNDS * M, sizeof(double))};
+    freivalds_job f = {p, A, lab_xcalloc(ROUNDS * M, sizeof(double))};
     lab_parallel_chunks(M, ROWS, a_times_x, &f);
     lab_parallel_chunks(N, COLS, at_times_ax, &f);
     free(f.ax);
@@ -305,7 +295,7 @@ void ata_check_apply(const ata_check_plan *p, const double *A, const double *C, 
 {
     const size_t M = p->M, N = p->N;
     if (p->exact) {
-        double *val = xcalloc(N, sizeof *val), *scl = xcalloc(N, sizeof *scl);
+        double *val = lab_xcalloc(N, sizeof *val), *scl = lab_xcalloc(N, sizeof *scl);
         for (size_t i = 0; i < N; i++) {
             exact_row(A, M, N, i, val, scl);
             for (size_t j = 0; j < N; j++)
@@ -315,7 +305,7 @@ void ata_check_apply(const ata_check_plan *p, const double *A, const double *C, 
         free(scl);
         return;
     }
-    scan_job s = {p, A, C, xcalloc(ROUNDS * N, sizeof(double)), xcalloc(N, sizeof(size_t))};
+    scan_job s = {p, A, C, lab_xcalloc(ROUNDS * N, sizeof(double)), lab_xcalloc(N, sizeof(size_t))};
     lab_compare_chunks(N, ROWS, scan_rows, &s, r);
     size_t found = 0;
     for (size_t i = 0; i < N; i++)

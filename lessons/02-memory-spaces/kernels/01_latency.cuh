@@ -104,12 +104,8 @@ static unsigned long long *make_global_chain(size_t bytes, uint64_t seed)
     const size_t stride = LINE_BYTES / sizeof(unsigned long long);
     unsigned long long *d;
     CUDA_CHECK(cudaMalloc(&d, bytes));
-    unsigned long long *h = (unsigned long long *)calloc(bytes, 1);
-    unsigned *next = (unsigned *)malloc((size_t)m * sizeof *next);
-    if (!h || !next) {
-        fprintf(stderr, "error: out of host memory\n");
-        exit(LAB_EXIT_CUDA);
-    }
+    unsigned long long *h = (unsigned long long *)lab_xcalloc(bytes, 1);
+    unsigned *next = (unsigned *)lab_xmalloc((size_t)m * sizeof *next);
     random_cycle(next, m, seed);
     for (unsigned i = 0; i < m; ++i) h[(size_t)i * stride] = (unsigned long long)(d + (size_t)next[i] * stride);
     CUDA_CHECK(cudaMemcpy(d, h, bytes, cudaMemcpyHostToDevice));
@@ -144,11 +140,7 @@ static latency measure_global(size_t bytes, int l2_only, int hops, uint64_t seed
 // Byte offsets (kind 1) or word indices (kind 0) of a random cycle over `words` 4-byte words.
 static unsigned *make_word_chain(unsigned words, int byte_offsets, uint64_t seed)
 {
-    unsigned *h = (unsigned *)malloc((size_t)words * sizeof *h);
-    if (!h) {
-        fprintf(stderr, "error: out of host memory\n");
-        exit(LAB_EXIT_CUDA);
-    }
+    unsigned *h = (unsigned *)lab_xmalloc((size_t)words * sizeof *h);
     random_cycle(h, words, seed);
     if (byte_offsets)
         for (unsigned i = 0; i < words; ++i) h[i] *= sizeof(unsigned);

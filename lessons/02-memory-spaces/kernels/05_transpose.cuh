@@ -79,11 +79,8 @@ static double run_transpose(demo_ctx *c, int id, const char *name, lab_bench_fn 
     transpose_problem p;
     p.rows = p.cols = c->quick ? 2048 : 8192;
     const size_t count = (size_t)p.rows * p.cols, bytes = count * sizeof(float);
-    float *h_in = (float *)malloc(bytes), *h_want = (float *)malloc(bytes), *h_got = (float *)malloc(bytes);
-    if (!h_in || !h_want || !h_got) {
-        fprintf(stderr, "error: out of host memory\n");
-        exit(LAB_EXIT_CUDA);
-    }
+    float *h_in = (float *)lab_xmalloc(bytes), *h_want = (float *)lab_xmalloc(bytes);
+    float *h_got = (float *)lab_xmalloc(bytes);
     lab_fill_f32(h_in, count, -1.0f, 1.0f, lab_seed_derive(c->seed, "transpose"));
     transpose_cpu(h_in, h_want, p.rows, p.cols);
     float *d_in, *d_out;

@@ -64,11 +64,7 @@ static void run_broadcast_version(demo_ctx *c, int id, const char *name,
     }
     p.table = d_table;
     run_broadcast(&p);
-    float *h_out = (float *)malloc(threads * sizeof(float));
-    if (!h_out) {
-        fprintf(stderr, "error: out of host memory\n");
-        exit(LAB_EXIT_CUDA);
-    }
+    float *h_out = (float *)lab_xmalloc(threads * sizeof(float));
     CUDA_CHECK(cudaMemcpy(h_out, p.out, threads * sizeof(float), cudaMemcpyDeviceToHost));
     // 4096 reads cycle through all 256 words 16 times, whatever the lane's starting point.
     const float want = 16.0f * (256.0f * 257.0f / 2.0f);

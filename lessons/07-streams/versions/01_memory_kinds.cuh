@@ -1,7 +1,7 @@
 /* Version 1 of lesson 07's demo (./demo 1): host memory kinds. Copy bandwidth from pageable,
  * pinned and write-combined host memory in both directions, against the pinned ceiling, and how
  * fast the CPU itself reads each kind. Included by demo.cu after its shared helpers (demo_ctx,
- * bench, xmalloc, host_now_ms, copy_arg and run_copy). */
+ * bench, host_now_ms, copy_arg and run_copy). */
 #pragma once
 
 /* Eight independent sums: one running sum would be bound by the latency of the addition, not
@@ -34,7 +34,7 @@ static void memory_kinds_v1(void *arg)
     const size_t bytes = d->o->quick ? ((size_t)16 << 20) : ((size_t)256 << 20);
     /* Reading write-combined memory on the CPU is uncached and slow: keep that test short. */
     const size_t read_n = (d->o->quick ? ((size_t)4 << 20) : ((size_t)32 << 20)) / sizeof(float);
-    float *pageable = (float *)xmalloc(bytes);
+    float *pageable = (float *)lab_xmalloc(bytes);
     float *pinned, *wc, *dev;
     CUDA_CHECK(cudaMallocHost((void **)&pinned, bytes));
     CUDA_CHECK(cudaHostAlloc((void **)&wc, bytes, cudaHostAllocWriteCombined));

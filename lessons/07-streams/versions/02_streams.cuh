@@ -94,7 +94,7 @@ static void streams_v2(void *arg)
     const size_t n = d->o->quick ? ((size_t)1 << 20) : (size_t)100000000;
     const size_t bytes = n * sizeof(float);
     const int max_streams = d->o->quick ? 16 : 128;
-    float *pa = (float *)xmalloc(bytes), *pb = (float *)xmalloc(bytes), *pc = (float *)xmalloc(bytes);
+    float *pa = (float *)lab_xmalloc(bytes), *pb = (float *)lab_xmalloc(bytes), *pc = (float *)lab_xmalloc(bytes);
     float *ha, *hb, *hc, *da, *db, *dc;
     CUDA_CHECK(cudaMallocHost((void **)&ha, bytes));
     CUDA_CHECK(cudaMallocHost((void **)&hb, bytes));
@@ -108,7 +108,7 @@ static void streams_v2(void *arg)
     memcpy(hb, pb, bytes);
     memset(pc, 0, bytes);
 
-    cudaStream_t *streams = (cudaStream_t *)xmalloc(max_streams * sizeof(cudaStream_t));
+    cudaStream_t *streams = (cudaStream_t *)lab_xmalloc(max_streams * sizeof(cudaStream_t));
     for (int s = 0; s < max_streams; ++s)
         CUDA_CHECK(cudaStreamCreate(&streams[s]));
 
