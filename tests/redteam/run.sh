@@ -24,14 +24,15 @@
 # case), or a process carrying the case's marker (in its command line or environment) is alive
 # a second after the grading. After the last case, a second later, the tree and HOME are hashed
 # once more and no process may carry any case's marker: a late write fails the run.
-# Cases run side by side (REDTEAM_JOBS, default the cores); those that need a GPU one at a
-# time, holding the test run's GPU lock (TEST_GPU_LOCK, tests/run.sh) when there is one.
+# Cases run side by side (REDTEAM_JOBS, else TEST_JOBS, else the cores); those that need a
+# GPU one at a time, holding the test run's GPU lock (TEST_GPU_LOCK, tests/run.sh) when there
+# is one.
 # Exit 0 all passed, 1 some failed, 77 every case skipped.
 set -u
 SRC=$(cd "$(dirname "$0")/../.." && pwd)
 CASES=${REDTEAM_CASES:-$SRC/tests/redteam/cases}
 RUN_TIMEOUT=${REDTEAM_TIMEOUT:-5}
-JOBS=${REDTEAM_JOBS:-$(nproc 2>/dev/null || echo 1)}
+JOBS=${REDTEAM_JOBS:-${TEST_JOBS:-$(nproc 2>/dev/null || echo 1)}}
 [ -x "$SRC/build/grader/grader" ] || { echo "FAIL: $SRC/build/grader/grader is not built (make build/grader/grader)"; exit 1; }
 command -v python3 >/dev/null || { echo "FAIL: python3 is needed to read the reports"; exit 1; }
 command -v flock >/dev/null || { echo "FAIL: flock (util-linux) is needed to run the GPU cases one at a time"; exit 1; }
