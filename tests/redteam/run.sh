@@ -50,6 +50,9 @@ mkdir -p "$ROOT" "$TMP/home"
 tar -C "$SRC" --exclude=./.git --exclude=./.deps --exclude=./build/tests --exclude=./build/notes \
   --exclude=./build/grader-copies -cf - . | tar -C "$ROOT" -xf - ||
   { echo "FAIL: cannot copy the course to $ROOT"; exit 1; }
+# saved progress to aim at, whether or not this tree has any (grading uses --no-state)
+mkdir -p "$ROOT/.grader"
+[ -f "$ROOT/.grader/state.json" ] || printf '{}\n' >"$ROOT/.grader/state.json"
 printf '# the red team'"'"'s HOME\nexport PATH\n' >"$TMP/home/.bashrc"
 printf 'a file of HOME\n' >"$TMP/home/.profile"
 GRADER=$ROOT/build/grader/grader
