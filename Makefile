@@ -239,9 +239,11 @@ run: deps
 	$(Q)$(SUBMAKE) all
 	$(Q)tools/run-main.sh
 
-# make test T="gpu/ grader/" runs only the test groups whose names contain one of the words.
+# make test T="gpu/ grader/" runs only the test groups whose names contain one of the words;
+# TEST_JOBS=N groups at once (default the cores). Everything a group runs is built first, the
+# notes renderer too, so that no group writes into the tree while another hashes it.
 test: deps
-	$(Q)$(SUBMAKE) all $(UNIT_BINS) $(TEST_BINS)
+	$(Q)$(SUBMAKE) all $(UNIT_BINS) $(TEST_BINS) $(NOTES_BIN)
 	$(Q)tests/run.sh $(T)
 
 bench: deps

@@ -47,3 +47,9 @@ expect_grep() {
 }
 
 finish() { [ "$TEST_FAILS" -eq 0 ] && { echo "all checks passed"; exit 0; }; echo "$TEST_FAILS check(s) failed"; exit 1; }
+
+# gpu_locked command...: runs the command holding the GPU's lock of the test run (tests/run.sh
+# exports TEST_GPU_LOCK when a GPU is present), so that no other GPU test runs beside it.
+gpu_locked() {
+  if [ -n "${TEST_GPU_LOCK:-}" ]; then flock "$TEST_GPU_LOCK" "$@"; else "$@"; fi
+}

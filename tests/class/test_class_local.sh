@@ -25,6 +25,30 @@ one_line_exit2 "--jobs 0" class "$CLASS" --jobs 0
 one_line_exit2 "--reference-every 0" class "$CLASS" --reference-every 0
 one_line_exit2 "collect: unknown option" collect "$CLASS" --gpus 0
 
+# ---- interrupted, in the background beside the gradings below: a second copy of the class,
+# graded with one job and stopped after two students, then graded again (checked further down)
+interrupt_and_resume() { # DIR
+  local c=$1 pid rc
+  "${G[@]}" class "$c" "${OPTS[@]}" --jobs 1 >"$TEST_TMP/run4" 2>&1 &
+  pid=$!
+  for _ in $(seq 1 300); do
+    [ "$(ls "$c"/*/results.json 2>/dev/null | wc -l)" -ge 2 ] && break
+    sleep 0.1
+  done
+  kill -INT $pid
+  wait $pid
+  rc=$?
+  echo $rc >"$TEST_TMP/run4.rc"
+  ls "$c"/*/results.json 2>/dev/null | wc -l >"$TEST_TMP/run4.done"
+  find "$c" -name '*.tmp.*' >"$TEST_TMP/run4.tmpfiles"
+  "${G[@]}" class "$c" "${OPTS[@]}" >"$TEST_TMP/run5" 2>&1
+}
+CLASS_MAIN=$CLASS
+make_class "$TEST_TMP/class2"
+CLASS2=$CLASS CLASS=$CLASS_MAIN
+interrupt_and_resume "$CLASS2" &
+resume_pid=$!
+
 # ---- grade the class on two "GPUs"
 snapshot() { (cd "$CLASS" && find . -path '*/exercises/*' -type f -print0 | sort -z | xargs -0 sha256sum) ; }
 snapshot >"$TEST_TMP/before"
@@ -115,29 +139,20 @@ inodes >"$TEST_TMP/ino3"
 cmp -s "$CLASS/gradebook.csv" "$TEST_TMP/book1.csv" && ok "same gradebook after the regrade" ||
   { bad "gradebook changed"; diff "$TEST_TMP/book1.csv" "$CLASS/gradebook.csv" | sed 's/^/    /'; }
 
-# ---- interrupted: what was graded stays, the rerun grades only the rest
-rm -f "$CLASS"/*/results.json
-"${G[@]}" class "$CLASS" "${OPTS[@]}" --jobs 1 >"$TEST_TMP/run4" 2>&1 &
-pid=$!
-for _ in $(seq 1 300); do
-  [ "$(ls "$CLASS"/*/results.json 2>/dev/null | wc -l)" -ge 2 ] && break
-  sleep 0.1
-done
-kill -INT $pid
-wait $pid
-rc=$?
-done_before=$(ls "$CLASS"/*/results.json 2>/dev/null | wc -l)
-[ $rc -eq 130 ] && ok "interrupted run exits 130" || bad "interrupted run exit $rc"
+# ---- interrupted (the second copy, above): what was graded stays, the rerun grades only the rest
+wait $resume_pid
+rc=$(cat "$TEST_TMP/run4.rc" 2>/dev/null)
+done_before=$(cat "$TEST_TMP/run4.done" 2>/dev/null || echo 0)
+[ "$rc" = 130 ] && ok "interrupted run exits 130" || bad "interrupted run exit $rc"
 [ "$done_before" -ge 2 ] && [ "$done_before" -lt ${#STUDENTS[@]} ] && ok "$done_before students kept" \
   || bad "$done_before students have results after the interruption"
-[ -z "$(find "$CLASS" -name '*.tmp.*')" ] && ok "no temporary files left" || bad "temporary files left"
+[ ! -s "$TEST_TMP/run4.tmpfiles" ] && ok "no temporary files left" || bad "temporary files left"
 last=$(grep -oE '^ +[0-9]+ of [0-9]+ done' "$TEST_TMP/run4" | tail -n 1 | awk '{print $1}')
 [ "$last" = "$done_before" ] && ok "the pace counts the $done_before students graded, not the one interrupted" ||
   { bad "the pace's last count is '$last', $done_before were graded"; tail -n 6 "$TEST_TMP/run4"; }
-"${G[@]}" class "$CLASS" "${OPTS[@]}" >"$TEST_TMP/run5" 2>&1
 expect_grep "$(( ${#STUDENTS[@]} - done_before )) to grade, $done_before up to date" "$TEST_TMP/run5" "the rerun grades only the rest"
-cmp -s "$CLASS/gradebook.csv" "$TEST_TMP/book1.csv" && ok "same gradebook after resuming" ||
-  { bad "gradebook after resuming differs"; diff "$TEST_TMP/book1.csv" "$CLASS/gradebook.csv" | sed 's/^/    /'; }
+cmp -s "$CLASS2/gradebook.csv" "$TEST_TMP/book1.csv" && ok "same gradebook after resuming" ||
+  { bad "gradebook after resuming differs"; diff "$TEST_TMP/book1.csv" "$CLASS2/gradebook.csv" | sed 's/^/    /'; }
 
 # ---- collect merges a locally graded class the same way
 "${G[@]}" collect "$CLASS" --course "$COURSE_DIR" >"$TEST_TMP/collect" 2>&1

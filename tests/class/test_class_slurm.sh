@@ -13,15 +13,17 @@ batch_reference
 start_cluster
 
 OPTS=(--course "$COURSE_DIR" --no-sanitize --timeout 3)
-# ---- the same class locally, then through the cluster
+# ---- the same class locally and through the cluster, side by side: two class folders of
+# their own, over the course that batch_reference built
 make_class "$TEST_TMP/local"
-"$GRADER" class "$TEST_TMP/local" "${OPTS[@]}" --jobs 2 >"$TEST_TMP/local.out" 2>&1 ||
-  { bad "local grading failed"; tail "$TEST_TMP/local.out"; }
-skip_without_runs "$TEST_TMP/local/gradebook.csv"
 make_class "$TEST_TMP/cluster"
+"$GRADER" class "$TEST_TMP/local" "${OPTS[@]}" --jobs 2 >"$TEST_TMP/local.out" 2>&1 &
+local_pid=$!
 "$GRADER" class "$TEST_TMP/cluster" "${OPTS[@]}" --slurm --chunk 2 --time 10 --mem 500 --cpus 1 \
   --wait --interval 1 >"$TEST_TMP/slurm.out" 2>&1
 rc=$?
+wait $local_pid || { bad "local grading failed"; tail "$TEST_TMP/local.out"; }
+skip_without_runs "$TEST_TMP/local/gradebook.csv"
 sed 's/^/    /' "$TEST_TMP/slurm.out" | head -n 30
 [ $rc -eq 0 ] && ok "grader class --slurm --wait: exit 0" || bad "grader class --slurm: exit $rc"
 expect_grep "^submitted job [0-9]+: ${#STUDENTS[@]} students in 7 array tasks" "$TEST_TMP/slurm.out" "job array submitted"

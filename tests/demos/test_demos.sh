@@ -5,6 +5,7 @@
 # in one SKIP line (exit 77 without one). The version list cannot drift: --list, --help, the
 # versions named in demo.cu's opening comment and the version functions' _vN suffixes must all
 # name the same versions.
+# test-group: gpu
 source "$(dirname "$0")/../lib.sh"
 
 have_gpu=0

@@ -8,6 +8,7 @@
 # accepted too where a debug helper costs time).
 # Entries of different tasks share one copy of exercises/ and one grader call; a second entry
 # of a task goes to the next copy.
+# test-group: gpu
 source "$(dirname "$0")/../lib.sh"
 GRADER=$ROOT/build/grader/grader
 [ -x "$GRADER" ] || { echo "FAIL: $GRADER is not built (make build/grader/grader)"; exit 1; }

@@ -15,37 +15,58 @@
 #   sandbox = KEY[|KEY...]    optional: graded again with --no-objcheck, the outcome then: the
 #                             sandbox must hold by itself where the object check would have
 #                             stopped the attack first (a second row, "NAME/sandbox")
-# In TASK.cu, @ROOT@ becomes the course root and @HOME@ the grader's HOME, so that a case can
-# aim at the real files. A case fails when its outcome is not an expected one, the grader dies,
-# a file outside the scratch changes (course tree, solutions, build/solutions, .grader, HOME by
-# content hash), or a process carrying the case's marker (in its command line or environment)
-# is alive after the grading. Exit 0 all passed, 1 some failed, 77 every case skipped.
+# The course graded is a private copy of this tree (its build included, .git and the tests'
+# own files left out) with a HOME of its own, so that other test groups may write into the
+# tree meanwhile. In TASK.cu, @ROOT@ becomes that course's root and @HOME@ the grader's HOME,
+# so that a case can aim at the real files. A case fails when its outcome is not an expected
+# one, the grader dies, a file outside the scratch changes (the course tree, solutions,
+# build/solutions, .grader, HOME, by content hash against the hash taken before the first
+# case), or a process carrying the case's marker (in its command line or environment) is alive
+# a second after the grading. After the last case, a second later, the tree and HOME are hashed
+# once more and no process may carry any case's marker: a late write fails the run.
+# Cases run side by side (REDTEAM_JOBS, else TEST_JOBS, else the cores); those that need a
+# GPU one at a time, holding the test run's GPU lock (TEST_GPU_LOCK, tests/run.sh) when there
+# is one.
+# Exit 0 all passed, 1 some failed, 77 every case skipped.
 set -u
-ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-GRADER=$ROOT/build/grader/grader
-CASES=${REDTEAM_CASES:-$ROOT/tests/redteam/cases}
+SRC=$(cd "$(dirname "$0")/../.." && pwd)
+CASES=${REDTEAM_CASES:-$SRC/tests/redteam/cases}
 RUN_TIMEOUT=${REDTEAM_TIMEOUT:-5}
-[ -x "$GRADER" ] || { echo "FAIL: $GRADER is not built (make build/grader/grader)"; exit 1; }
+JOBS=${REDTEAM_JOBS:-${TEST_JOBS:-$(nproc 2>/dev/null || echo 1)}}
+[ -x "$SRC/build/grader/grader" ] || { echo "FAIL: $SRC/build/grader/grader is not built (make build/grader/grader)"; exit 1; }
 command -v python3 >/dev/null || { echo "FAIL: python3 is needed to read the reports"; exit 1; }
+command -v flock >/dev/null || { echo "FAIL: flock (util-linux) is needed to run the GPU cases one at a time"; exit 1; }
 have_gpu=0
 command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L >/dev/null 2>&1 && have_gpu=1
 cuda=${CUDA_HOME:-/usr/local/cuda}
 if [ ! -x "$cuda/bin/nvcc" ]; then echo "SKIP: no nvcc at $cuda/bin: the course cannot be built"; exit 77; fi
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/redteam.XXXXXX")
 trap 'rm -rf "$TMP"' EXIT
+GPU_LOCK=${TEST_GPU_LOCK:-$TMP/gpu.lock}
+
+# The course and HOME the grader sees: copies that only the cases' gradings could change.
+ROOT=$TMP/course
+mkdir -p "$ROOT" "$TMP/home"
+tar -C "$SRC" --exclude=./.git --exclude=./.deps --exclude=./build/tests --exclude=./build/notes \
+  --exclude=./build/grader-copies -cf - . | tar -C "$ROOT" -xf - ||
+  { echo "FAIL: cannot copy the course to $ROOT"; exit 1; }
+# saved progress to aim at, whether or not this tree has any (grading uses --no-state)
+mkdir -p "$ROOT/.grader"
+[ -f "$ROOT/.grader/state.json" ] || printf '{}\n' >"$ROOT/.grader/state.json"
+printf '# the red team'"'"'s HOME\nexport PATH\n' >"$TMP/home/.bashrc"
+printf 'a file of HOME\n' >"$TMP/home/.profile"
+GRADER=$ROOT/build/grader/grader
 
 conf() { # FILE KEY: the value, or ""
   sed -n "s/^$2[[:space:]]*=[[:space:]]*//p" "$1" | head -n 1
 }
 
 # One hash over what student code must never change: the course (its build but for the
-# grader's own logs), saved progress, and HOME (two levels, caches aside).
+# grader's own logs and locks), saved progress, and HOME.
 watched_sum() {
   {
-    (cd "$ROOT" && find . \( -path ./build/grader -o -path ./build/tests -o -path ./.git \) -prune \
-      -o -type f -print0 | sort -z | xargs -0 sha256sum)
-    (cd "$HOME" 2>/dev/null && find . -maxdepth 2 \( -name .cache -prune \) -o -type f -print0 |
-      grep -zv "^./${ROOT#"$HOME"/}" | sort -z | xargs -0 -r sha256sum 2>/dev/null)
+    (cd "$ROOT" && find . -path ./build/grader -prune -o -type f -print0 | sort -z | xargs -0 sha256sum)
+    (cd "$TMP/home" && find . -type f -print0 | sort -z | xargs -0 -r sha256sum)
   } | sha256sum | cut -c1-16
 }
 
@@ -63,16 +84,16 @@ marked_procs() {
 # and the case's keys from grade_case); one table row; returns 0 pass, 1 fail.
 grade_once() {
   local label=$1 expect=$2; shift 2
-  local before after rc got left problems=""
+  local after rc got left problems=""
   rm -rf "$work/exbuild" "$work/report.json"
-  before=$(watched_sum)
-  REDTEAM_MARKER="$work" timeout 1200 "$GRADER" --batch "$task" --root "$ROOT" \
+  HOME=$TMP/home REDTEAM_MARKER="$work/" timeout 1200 "$GRADER" --batch "$task" --root "$ROOT" \
     --exercises "$copy" --exbuild "$work/exbuild" --format json --output "$work/report.json" \
     --no-state --timeout "${rtime:-$RUN_TIMEOUT}" --build-timeout "${btime:-120}" "$@" 2>"$work/stderr"
   rc=$?
-  sleep 1
   after=$(watched_sum)
-  left=$(marked_procs "$work")
+  left=$(marked_procs "$work/")
+  # what is still dying gets a second, as it would after any program
+  [ "$left" -eq 0 ] || { sleep 1; left=$(marked_procs "$work/"); }
   got=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["tasks"][0]["outcome"])' \
         "$work/report.json" 2>/dev/null || echo "none")
   if [ -n "$reason" ] && [ $# -eq 0 ] && ! python3 -c 'import json,sys
@@ -82,14 +103,14 @@ sys.exit(sys.argv[2] not in json.load(open(sys.argv[1]))["tasks"][0]["reason"])'
   fi
   case $rc in 0|1|77) ;; *) problems+=" grader exit $rc;" ;; esac
   [[ "|$expect|" == *"|$got|"* ]] || problems+=" outcome $got;"
-  [ "$before" = "$after" ] || problems+=" files changed;"
+  [ "$BEFORE" = "$after" ] || problems+=" files changed;"
   [ "$left" -eq 0 ] || problems+=" $left process(es) left;"
   if [ -n "$absent" ] && grep -rqsF -- "$absent" "$work/exbuild" "$work/stderr" "$work/report.json"; then
     problems+=" the logs hold '$absent';"
   fi
   if find "$work/exbuild" -type d -name scratch 2>/dev/null | grep -q .; then problems+=" scratch left;"; fi
   printf '%-22s %-28s %-14s %-8s %-6s %s\n' "$label" "$expect" "$got" \
-    "$([ "$before" = "$after" ] && echo none || echo CHANGED)" "$left" "${problems:-ok}"
+    "$([ "$BEFORE" = "$after" ] && echo none || echo CHANGED)" "$left" "${problems:-ok}"
   if [ -n "$problems" ]; then
     sed 's/^/    | /' "$work/stderr" | tail -n 5
     python3 -c 'import json,sys; print("    | reason:", json.load(open(sys.argv[1]))["tasks"][0]["reason"])' \
@@ -116,10 +137,7 @@ grade_case() {
   local work=$TMP/rt-$name copy=$TMP/rt-$name/exercises
   mkdir -p "$work"
   cp -r "$ROOT/exercises" "$copy"
-  sed -e "s|@ROOT@|$ROOT|g" -e "s|@HOME@|$HOME|g" "$dir/$(basename "$task").cu" >"$copy/$task.cu"
-  # the trusted part first, so that the hash sees the build the grading will find
-  make -C "$ROOT" --no-print-directory -s "build/solutions/$task" >"$work/course-build.log" 2>&1 ||
-    { printf '%-22s the course does not build: see %s\n' "$name" "$work/course-build.log"; return 1; }
+  sed -e "s|@ROOT@|$ROOT|g" -e "s|@HOME@|$TMP/home|g" "$dir/$(basename "$task").cu" >"$copy/$task.cu"
   local ok=0
   grade_once "$name" "$expect" || ok=1
   if [ -n "$sandbox" ]; then grade_once "$name/sandbox" "$sandbox" --no-objcheck || ok=1; fi
@@ -131,12 +149,50 @@ names=("$@")
 if [ ${#names[@]} -eq 0 ]; then
   for d in "$CASES"/*/; do [ -f "$d/case.conf" ] && names+=("$(basename "$d")"); done
 fi
-printf '%-22s %-28s %-14s %-8s %-6s %s\n' case expected got changed procs verdict
-pass=0 fail=0 skip=0
+# the trusted part first, so that the hash sees the build the gradings will find
+tasks=()
 for n in "${names[@]}"; do
-  grade_case "$n"
-  case $? in 0) pass=$((pass + 1)) ;; 77) skip=$((skip + 1)) ;; *) fail=$((fail + 1)) ;; esac
+  t=$(conf "$CASES/$n/case.conf" task 2>/dev/null)
+  [ -n "$t" ] && [ -f "$ROOT/solutions/$t.cu" ] && tasks+=("build/solutions/$t")
 done
+if [ ${#tasks[@]} -gt 0 ] && ! make -C "$ROOT" --no-print-directory -s "${tasks[@]}" >"$TMP/course-build.log" 2>&1; then
+  echo "FAIL: the course does not build:"; tail -n 20 "$TMP/course-build.log"; exit 1
+fi
+BEFORE=$(watched_sum)
+
+# run_case INDEX NAME: the case's rows into out.INDEX, its status into rc.INDEX; a case that
+# needs a GPU holds the GPU's lock while it is graded
+run_case() {
+  local needs
+  needs=$(conf "$CASES/$2/case.conf" needs 2>/dev/null)
+  if [ "$needs" = gpu ] && [ $have_gpu = 1 ]; then
+    { flock 9; grade_case "$2"; } 9>>"$GPU_LOCK" >"$TMP/out.$1" 2>&1
+  else
+    grade_case "$2" >"$TMP/out.$1" 2>&1
+  fi
+  echo $? >"$TMP/rc.$1"
+}
+
+printf '%-22s %-28s %-14s %-8s %-6s %s\n' case expected got changed procs verdict
+running=0
+for i in "${!names[@]}"; do
+  while [ $running -ge "$JOBS" ]; do wait -n; running=$((running - 1)); done
+  run_case "$i" "${names[i]}" &
+  running=$((running + 1))
+done
+wait
+pass=0 fail=0 skip=0
+for i in "${!names[@]}"; do
+  cat "$TMP/out.$i"
+  case $(cat "$TMP/rc.$i" 2>/dev/null) in 0) pass=$((pass + 1)) ;; 77) skip=$((skip + 1)) ;; *) fail=$((fail + 1)) ;; esac
+done
+# a late write or a process left by any case, a second after the last grading
+if [ $pass -gt 0 ] || [ $fail -gt 0 ]; then
+  sleep 1
+  [ "$(watched_sum)" = "$BEFORE" ] || { echo "after the last case: files changed"; fail=$((fail + 1)); }
+  left=$(marked_procs "$TMP/rt-")
+  [ "$left" -eq 0 ] || { echo "after the last case: $left process(es) left"; fail=$((fail + 1)); }
+fi
 echo "red team: $pass passed, $fail failed, $skip skipped"
 [ $fail -gt 0 ] && exit 1
 [ $pass -eq 0 ] && [ $skip -gt 0 ] && { echo "SKIP: every case needs a GPU"; exit 77; }
