@@ -184,6 +184,16 @@ endef
 $(foreach t,$(TASKS),$(eval $(call TASK_RULES,$(t),exercises,$(EXBUILD),obj-ex,$(LIBLAB_EX))) \
                      $(eval $(call TASK_RULES,$(t),solutions,$(BUILD),obj,$(LIBLAB))))
 
+# What an exercise's build takes from the course's build (its harness, the lesson's support,
+# the library) is brought up to date with the reference, which the grader builds outside the
+# sandbox: a student's build in the sandbox cannot write the course's build, so a harness or
+# library changed since the last `make` would fail every student's build.
+define EXERCISE_PREREQS
+$(BUILD)/solutions/$(1): | $(BUILD)/obj-ex/lessons/$(1)_harness.o \
+                           $(call lesson_support,$(patsubst %/,%,$(dir $(1))),obj-ex) $(LIBLAB_EX)
+endef
+$(foreach t,$(TASKS),$(eval $(call EXERCISE_PREREQS,$(t))))
+
 # ---------------------------------------------------------------- grader
 # Six wings over util; the include path of each says whom it may see, so a wrong-way include
 # does not compile: front ends (main, class, tui) -> export -> profile -> engine -> util.

@@ -6,6 +6,9 @@
 #   task = LESSON/TASK        a task of the course
 #   expect = KEY[|KEY...]     outcome keys of grader/engine/outcome.h
 #   needs = gpu | none        none: decided before anything runs on a GPU (CI runs it)
+#   alone = yes               optional: the case exhausts something the whole machine shares
+#                             (processes, disk, memory, output) up to the grader's bound; it
+#                             runs after the others, with nothing beside it
 #   why = one line
 #   absent = TEXT             optional: the build log must not contain TEXT
 #   reason = TEXT             optional: the report's reason must contain TEXT
@@ -24,15 +27,19 @@
 # case), or a process carrying the case's marker (in its command line or environment) is alive
 # a second after the grading. After the last case, a second later, the tree and HOME are hashed
 # once more and no process may carry any case's marker: a late write fails the run.
-# Cases run side by side (REDTEAM_JOBS, else TEST_JOBS, else the cores); those that need a
-# GPU one at a time, holding the test run's GPU lock (TEST_GPU_LOCK, tests/run.sh) when there
-# is one.
+# Cases run side by side (REDTEAM_JOBS, else TEST_JOBS or the cores, at most 4: each grading
+# builds with nvcc and runs its own jobs); those that need a GPU one at a time, holding the
+# test run's GPU lock (TEST_GPU_LOCK, tests/run.sh) when there is one; those marked alone last,
+# one at a time (a fork loop beside other gradings made their own forks fail). With
+# REDTEAM_TIMES=FILE each case appends "NAME START END alone|shared" (seconds since the epoch).
 # Exit 0 all passed, 1 some failed, 77 every case skipped.
 set -u
 SRC=$(cd "$(dirname "$0")/../.." && pwd)
 CASES=${REDTEAM_CASES:-$SRC/tests/redteam/cases}
 RUN_TIMEOUT=${REDTEAM_TIMEOUT:-5}
-JOBS=${REDTEAM_JOBS:-${TEST_JOBS:-$(nproc 2>/dev/null || echo 1)}}
+JOBS=${TEST_JOBS:-$(nproc 2>/dev/null || echo 1)}
+[ "$JOBS" -gt 4 ] 2>/dev/null && JOBS=4
+JOBS=${REDTEAM_JOBS:-$JOBS}
 [ -x "$SRC/build/grader/grader" ] || { echo "FAIL: $SRC/build/grader/grader is not built (make build/grader/grader)"; exit 1; }
 command -v python3 >/dev/null || { echo "FAIL: python3 is needed to read the reports"; exit 1; }
 command -v flock >/dev/null || { echo "FAIL: flock (util-linux) is needed to run the GPU cases one at a time"; exit 1; }
@@ -163,24 +170,33 @@ BEFORE=$(watched_sum)
 # run_case INDEX NAME: the case's rows into out.INDEX, its status into rc.INDEX; a case that
 # needs a GPU holds the GPU's lock while it is graded
 run_case() {
-  local needs
+  local needs rc t0
   needs=$(conf "$CASES/$2/case.conf" needs 2>/dev/null)
+  t0=$(date +%s.%N)
   if [ "$needs" = gpu ] && [ $have_gpu = 1 ]; then
     { flock 9; grade_case "$2"; } 9>>"$GPU_LOCK" >"$TMP/out.$1" 2>&1
   else
     grade_case "$2" >"$TMP/out.$1" 2>&1
   fi
-  echo $? >"$TMP/rc.$1"
+  rc=$?
+  [ -n "${REDTEAM_TIMES:-}" ] && echo "$2 $t0 $(date +%s.%N) $3" >>"$REDTEAM_TIMES"
+  echo $rc >"$TMP/rc.$1"
 }
+
+is_alone() { [ "$(conf "$CASES/$1/case.conf" alone 2>/dev/null)" = yes ]; }
 
 printf '%-22s %-28s %-14s %-8s %-6s %s\n' case expected got changed procs verdict
 running=0
 for i in "${!names[@]}"; do
+  is_alone "${names[i]}" && continue
   while [ $running -ge "$JOBS" ]; do wait -n; running=$((running - 1)); done
-  run_case "$i" "${names[i]}" &
+  run_case "$i" "${names[i]}" shared &
   running=$((running + 1))
 done
 wait
+for i in "${!names[@]}"; do
+  is_alone "${names[i]}" && run_case "$i" "${names[i]}" alone
+done
 pass=0 fail=0 skip=0
 for i in "${!names[@]}"; do
   cat "$TMP/out.$i"

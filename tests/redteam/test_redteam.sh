@@ -25,11 +25,26 @@ if [ $rc -eq 1 ] && grep -q "^liar .*outcome rejected" "$TEST_TMP/liar.out" &&
   ok "the runner fails a case whose outcome is not the expected one, in either row"
 else bad "the runner passed a wrong expectation (exit $rc)"; sed 's/^/    /' "$TEST_TMP/liar.out"; fi
 
-"$RUN"
+REDTEAM_TIMES="$TEST_TMP/times" "$RUN"
 rc=$?
 case $rc in
   0) ok "every red-team case held" ;;
   77) echo "SKIP: every red-team case needs a GPU"; exit 77 ;;
   *) bad "some red-team case failed (table above)" ;;
 esac
+
+# A case that exhausts what the machine shares (a fork loop up to the process bound, a disk or
+# memory filled) ran with no other case beside it: its forks once made the others' fail.
+python3 - "$TEST_TMP/times" <<'PY' && ok "the cases marked alone (fork loop, disk and memory fills, output flood) ran with nothing beside them" || bad "a case marked alone ran beside another"
+import sys
+rows = [l.split() for l in open(sys.argv[1]) if l.strip()]
+alone = [r for r in rows if r[3] == "alone"]
+names = {r[0] for r in alone}
+if "fork_loop" not in names:
+    print("    fork_loop did not run alone:", sorted(names)); sys.exit(1)
+for a in alone:
+    for r in rows:
+        if r is not a and float(r[1]) < float(a[2]) and float(a[1]) < float(r[2]):
+            print("    %s ran beside %s" % (a[0], r[0])); sys.exit(1)
+PY
 finish
