@@ -106,17 +106,27 @@ PY
 # ---- the GPUs' shared files: a lock per GPU, the reference timed once for several gradings
 ls "$TEST_TMP"/work/gpus/*-gpu0.lock "$TEST_TMP"/work/gpus/*-gpu1.lock >/dev/null 2>&1 &&
   ok "one lock file per GPU" || bad "no lock file per GPU: $(ls "$TEST_TMP/work/gpus" 2>&1)"
-python3 - "$CLASS/reference.csv" <<'PY' >"$TEST_TMP/refcsv" 2>&1
-import csv, sys
+python3 - "$CLASS/reference.csv" "$CLASS" <<'PY' >"$TEST_TMP/refcsv" 2>&1
+import csv, glob, json, sys
 rows = list(csv.DictReader(open(sys.argv[1], newline="")))
 assert rows, "no task with a reference time"
+# a second look (a too slow verdict, or a first look the witness doubted on a loaded machine)
+# times the reference afresh: those are counted from the students' results
+looks = {}
+for f in glob.glob(sys.argv[2] + "/*/results.json"):
+    for t in json.load(open(f)).get("tests", []):
+        res = (t.get("extra_data") or {}).get("result") or {}
+        if ((res.get("speed") or {}).get("first_ratio")) is not None:
+            task = t["extra_data"]["task"]
+            looks[task] = looks.get(task, 0) + 1
 for r in rows:
     g, t = int(r["gradings"]), int(r["reference_timings"])
     # two GPUs: the first grading on each that reaches the speed step times the reference,
     # then shares it with up to 7 more (--reference-every 8); a grading too slow against a
     # shared time times it again (below), so the slow task's count is only bounded by g
-    assert 1 <= t and (t <= g if r["task"] == "01-basics/slow" else t < g and t <= 2 * -(-g // 8)), \
-        (r["task"], g, t)
+    bound = 2 * -(-g // 8) + looks.get(r["task"], 0)
+    assert 1 <= t and (t <= g if r["task"] == "01-basics/slow" else t < g and t <= bound), \
+        (r["task"], g, t, "second looks", looks.get(r["task"], 0))
     assert float(r["median_ms_min"]) <= float(r["median_ms_max"]), r
 print("reference.csv ok:", [(r["task"], r["gradings"], r["reference_timings"]) for r in rows])
 PY
