@@ -10,6 +10,7 @@
 #include "class.h"
 #include "class_int.h"
 #include "gradebook.h"
+#include "report.h"
 #include "session.h"
 
 /* ---------------------------------------------------------------- merging */
