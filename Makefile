@@ -199,26 +199,35 @@ $(foreach t,$(TASKS),$(eval $(call EXERCISE_PREREQS,$(t))))
 # does not compile: front ends (main, class, tui) -> export -> profile -> engine -> util.
 # remote (a student's runs in a Slurm job) sees the engine and class's Slurm calls (slurm.h);
 # only main sees remote: it hands the TUI its grading function through grader_opts.
-GRADER_WINGS := util engine profile export class remote tui
+# The engine has floors of its own, each a folder seeing only the floors below it:
+# grade (the grading pipeline) -> model (the course and results model) -> contain (student
+# code's containment, which knows nothing of the course model).
+ENGINE_FLOORS := engine/grade engine/model engine/contain
+GRADER_WINGS := util $(ENGINE_FLOORS) profile export class remote tui
 GRADER_SRC := $(wildcard grader/*.c $(patsubst %,grader/%/*.c,$(GRADER_WINGS)))
 GRADER_OBJ := $(patsubst %.c,$(BUILD)/obj/%.o,$(GRADER_SRC))
 GRADER     := $(if $(GRADER_SRC),$(BUILD)/grader/grader)
 grader_inc = $(patsubst %,-Igrader/%,$(1))
 $(BUILD)/obj/grader/util/%.o:   LESSON_INC := $(call grader_inc,util)
-$(BUILD)/obj/grader/engine/%.o: LESSON_INC := $(call grader_inc,engine util)
-$(BUILD)/obj/grader/profile/%.o: LESSON_INC := $(call grader_inc,profile engine util)
-$(BUILD)/obj/grader/export/%.o: LESSON_INC := $(call grader_inc,export profile engine util)
-$(BUILD)/obj/grader/class/%.o:  LESSON_INC := $(call grader_inc,class export profile engine util)
-$(BUILD)/obj/grader/remote/%.o: LESSON_INC := $(call grader_inc,remote class engine util)
-$(BUILD)/obj/grader/tui/%.o:    LESSON_INC := $(call grader_inc,tui profile engine util)
-$(BUILD)/obj/grader/main.o:     LESSON_INC := $(call grader_inc,$(GRADER_WINGS))
+$(BUILD)/obj/grader/engine/contain/%.o: LESSON_INC := $(call grader_inc,engine/contain util)
+$(BUILD)/obj/grader/engine/model/%.o: LESSON_INC := $(call grader_inc,engine/model engine/contain util)
+$(BUILD)/obj/grader/engine/grade/%.o: LESSON_INC := $(call grader_inc,$(ENGINE_FLOORS) util)
+$(BUILD)/obj/grader/profile/%.o: LESSON_INC := $(call grader_inc,profile $(ENGINE_FLOORS) util)
+$(BUILD)/obj/grader/export/%.o: LESSON_INC := $(call grader_inc,export profile $(ENGINE_FLOORS) util)
+$(BUILD)/obj/grader/class/%.o:  LESSON_INC := $(call grader_inc,class export profile $(ENGINE_FLOORS) util)
+$(BUILD)/obj/grader/remote/%.o: LESSON_INC := $(call grader_inc,remote class $(ENGINE_FLOORS) util)
+$(BUILD)/obj/grader/tui/%.o:    LESSON_INC := $(call grader_inc,tui profile $(ENGINE_FLOORS) util)
+# The front door (main and the files of its command line) sees every wing; it is the program,
+# not the library.
+GRADER_FRONT := $(patsubst %.c,$(BUILD)/obj/%.o,$(wildcard grader/*.c))
+$(GRADER_FRONT): LESSON_INC := $(call grader_inc,$(GRADER_WINGS))
 $(BUILD)/obj/tests/%.o:         LESSON_INC := $(call grader_inc,$(GRADER_WINGS))
-# Everything but main, as a library the unit tests link too.
+# Everything but the front door, as a library the unit tests link too.
 LIBGRADER  := $(BUILD)/grader/libgrader.a
-$(LIBGRADER): $(filter-out $(BUILD)/obj/grader/main.o,$(GRADER_OBJ))
+$(LIBGRADER): $(filter-out $(GRADER_FRONT),$(GRADER_OBJ))
 	@mkdir -p $(@D)
 	$(call quiet,AR,$@)rm -f $@; ar rcs $@ $^
-$(BUILD)/grader/grader: $(BUILD)/obj/grader/main.o $(LIBGRADER) $(LIBLAB_HOST)
+$(BUILD)/grader/grader: $(GRADER_FRONT) $(LIBGRADER) $(LIBLAB_HOST)
 	@mkdir -p $(@D)
 	$(call quiet,LINK,$@)$(CC) -o $@ $^ $(LDLIBS_GRADER)
 

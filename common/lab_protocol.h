@@ -78,7 +78,7 @@ enum lab_exit {
 #define LAB_STATUS_SKIP "skip"
 
 /* ======================================================================= the GPU's gate */
-/* Gradings that share a GPU take turns for its use (grader/engine/gpulock.h). Starting a
+/* Gradings that share a GPU take turns for its use (grader/engine/contain/gpulock.h). Starting a
  * process and opening the device take a quarter of a second and do not need the GPU's turn, as
  * the timed calls do: so the grader hands a timed task program a socket, its descriptor number
  * in the environment variable LAB_GATE_ENV. With the device open and before any code under

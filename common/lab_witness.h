@@ -2,7 +2,7 @@
  * the grader's gate (lab_protocol.h: LAB_GATE_DONE), one definition for the GPU (the harness
  * hashes the copies it keeps on the device, common/task_run.cu), the CPU (the copies it keeps
  * in host memory) and the grader (which hashes the dump files of the repetitions it picked and
- * compares: grader/engine/witness.c).
+ * compares: grader/engine/grade/witness.c).
  *
  * The bytes are read as little-endian 32-bit words w[0 .. n) and a tail of bytes % 4 bytes.
  * Words are cut into chunks of LAB_WITNESS_CHUNK_WORDS; a chunk into LAB_WITNESS_LANES lanes,

@@ -1,5 +1,5 @@
-/* class.c — `grader class DIR`: see class.h; the jobs it is made of are listed in
- * class_int.h.
+/* class.c — `grader class DIR` and `grader collect DIR`: see class.h; the jobs they are made
+ * of are listed in class_int.h.
  *
  * Layout of a class directory:
  *   DIR/<student>/exercises/L/T.cu   the student's files, only ever read
@@ -18,77 +18,6 @@
 #include "fs.h"
 #include "sandbox.h"
 #include "util.h"
-
-void class_run_free(struct class_run *cr)
-{
-    for (size_t i = 0; cr->hashes && i < cr->roster.n; i++)
-        free(cr->hashes[i]);
-    free(cr->hashes);
-    roster_free(&cr->roster);
-    if (cr->course)
-        course_free(cr->course);
-    for (size_t i = 0; i < 3; i++)
-        free(cr->paths[i]);
-}
-
-int class_start(int argc, char **argv, int collect, struct class_run *cr)
-{
-    memset(cr, 0, sizeof *cr);
-    int rc = class_parse_args(argc, argv, &cr->o, collect);
-    if (rc != 0)
-        return rc == 1 ? 0 : 2;
-    catch_stop_signals(&class_cancel);
-    return -1;
-}
-
-static int in_roster(const struct roster *r, const char *name)
-{
-    for (size_t i = 0; i < r->n; i++)
-        if (strcmp(r->names[i], name) == 0)
-            return 1;
-    return 0;
-}
-
-/* Loads the course and the class, and hashes every student against `key`. 0 or exit status. */
-int class_setup(struct class_run *cr)
-{
-    struct class_opts *o = &cr->o;
-    if (class_resolve_paths(o, cr->paths) != 0) {
-        fprintf(stderr, "grader: out of memory\n");
-        return 2;
-    }
-    char *lessons = path_join(o->root, "lessons");
-    int is_course = lessons && is_dir(lessons);
-    free(lessons);
-    if (!is_course) {
-        fprintf(stderr, "grader: %s is not a course (it has no lessons/): name the course with "
-                        "--course ROOT\n", o->root);
-        return 2;
-    }
-    cr->course = course_load(o->root);
-    if (!cr->course || course_task_count(cr->course) == 0) {
-        fprintf(stderr, "grader: no tasks in the course at %s (lessons/*/lesson.ini)\n", o->root);
-        for (size_t i = 0; cr->course && i < course_error_count(cr->course); i++)
-            fprintf(stderr, "  %s\n", course_error(cr->course, i));
-        return 2;
-    }
-    if (roster_scan(o->dir, &cr->roster) != 0) {
-        fprintf(stderr, "grader: cannot read %s: %s\n", o->dir, strerror(errno));
-        return 2;
-    }
-    if (cr->roster.n == 0) {
-        fprintf(stderr, "grader: %s holds no student: a class is one directory per student, "
-                        "each with the student's exercises/\n", o->dir);
-        return 2;
-    }
-    for (size_t i = 0; i < o->n_only; i++)
-        if (!in_roster(&cr->roster, o->only[i])) {
-            fprintf(stderr, "grader class: --only %s: no such student in %s\n", o->only[i],
-                    o->dir);
-            return 2;
-        }
-    return 0;
-}
 
 /* How many of the course's task files the student handed in. */
 static size_t handed_in(const struct class_run *cr, const char *name)
@@ -198,5 +127,44 @@ int class_main(int argc, char **argv)
         rc = 130;
 out:
     class_run_free(&cr);
+    return rc;
+}
+
+int collect_main(int argc, char **argv)
+{
+    struct class_run cr;
+    int rc = class_start(argc, argv, 1, &cr);
+    if (rc >= 0)
+        return rc;
+    struct job_record j;
+    char err[512], *stored_root = NULL;
+    int have_job = job_read(cr.o.dir, &j, &stored_root, err, sizeof err) == 0;
+    if (have_job && stored_root && !cr.o.course_given)
+        cr.o.root = stored_root;
+    rc = class_setup(&cr);
+    if (rc == 0 && have_job) {
+        memcpy(cr.key, j.key, sizeof cr.key);
+        if (hash_students(&cr) != 0)
+            rc = 1;
+        else if (cr.o.wait)
+            rc = wait_and_collect(&cr, &j);
+        else {
+            progress_line(&cr, &j);
+            rc = collect_now(&cr, &j);
+        }
+    } else if (rc == 0) {
+        /* graded locally: no key recorded, so whatever results exist are taken as they are */
+        printf("%s; merging the results present\n", err);
+        size_t missing = 0;
+        int skipped = 0;
+        rc = write_book(cr.course, cr.o.dir, &cr.roster, NULL, &missing, &skipped) != 0 ? 1
+             : missing ? 1 : skipped;
+        printf("gradebook: %s/gradebook.csv (%zu of %zu students have results)\n", cr.o.dir,
+               cr.roster.n - missing, cr.roster.n);
+    }
+    if (have_job)
+        roster_free(&j.students);
+    class_run_free(&cr);
+    free(stored_root);
     return rc;
 }

@@ -1,14 +1,17 @@
 /* class_int.h — what the files of `grader class` and `grader collect` share (class.h says
  * what the commands do). One file per job:
- *   cli.c        options (getopt_long) and the class's absolute paths
  *   roster.c     the students of a class directory
+ *   cli.c        options (getopt_long) and the class's absolute paths
  *   resume.c     hashes and seeds: which students are graded already (resumability)
+ *   board.c      the GPUs' load, shared by the grading processes: each task to the least busy GPU
+ *   run.c        what both commands begin with: options, stop signals, the course and class
  *   student.c    one student: the bounded builds and the grading, results.json
  *   pool.c       students in parallel, one child process per slot (--jobs per GPU)
- *   board.c      the GPUs' load, shared by those processes: each task to the least busy GPU
+ *   profile_summary.c  the digests' findings per task (--profile)
+ *   collect.c    merging results into the gradebook, and the Slurm job's progress
  *   slurm_job.c  the Slurm job: its record, submission, one array task (slurm.c: sbatch)
- *   collect.c    merging results into the gradebook; `grader collect`
- *   class.c      `grader class`
+ *   class.c      `grader class` and `grader collect`
+ * Each file calls only files listed above it (and slurm.c, below them all).
  */
 #ifndef GRADER_CLASS_INT_H
 #define GRADER_CLASS_INT_H
@@ -90,7 +93,7 @@ struct class_run {
     char **hashes;             /* per roster entry */
     char key[HASH_HEX_LEN + 1];
 };
-/* Parses the command line into a zeroed run (collect: `grader collect`'s options) and catches
+/* run.c: parses the command line into a zeroed run (collect: `grader collect`'s options) and catches
  * SIGINT and SIGTERM into class_cancel. -1 to go on, else the exit status. */
 int class_start(int argc, char **argv, int collect, struct class_run *cr);
 /* Loads the course and the class. 0 or an exit status (message printed). */
@@ -159,6 +162,9 @@ int submit(struct class_run *cr, const size_t *todo, size_t n_todo);
  * 0 or -1. */
 int write_book(const struct course *c, const char *class_dir, const struct roster *r,
                char *const *hashes, size_t *missing, int *skipped);
+/* Progress now: the queue's states and how many of the job's students have fresh results,
+ * one line; 1 while the job has array tasks left. */
+int progress_line(const struct class_run *cr, const struct job_record *j);
 int collect_now(struct class_run *cr, const struct job_record *j);
 int wait_and_collect(struct class_run *cr, const struct job_record *j);
 

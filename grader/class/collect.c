@@ -1,5 +1,5 @@
-/* collect.c — merging every student's results.json into DIR/gradebook.csv and DIR/junit.xml,
- * and `grader collect DIR` (class_int.h). */
+/* collect.c — merging every student's results.json into DIR/gradebook.csv and DIR/junit.xml
+ * (class_int.h), for `grader class` and `grader collect` (class.c). */
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -7,9 +7,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "class.h"
 #include "class_int.h"
 #include "gradebook.h"
+#include "report.h"
 #include "session.h"
 
 /* ---------------------------------------------------------------- merging */
@@ -106,8 +106,7 @@ int write_book(const struct course *c, const char *class_dir, const struct roste
 }
 
 /* ---------------------------------------------------------------- collecting */
-/* Progress now: the queue's states and how many of the job's students have fresh results. */
-static int progress_line(const struct class_run *cr, const struct job_record *j)
+int progress_line(const struct class_run *cr, const struct job_record *j)
 {
     struct slurm_progress p;
     slurm_query(j->id, &p);
@@ -162,43 +161,4 @@ int wait_and_collect(struct class_run *cr, const struct job_record *j)
         nanosleep(&ts, NULL);
     }
     return collect_now(cr, j);
-}
-
-int collect_main(int argc, char **argv)
-{
-    struct class_run cr;
-    int rc = class_start(argc, argv, 1, &cr);
-    if (rc >= 0)
-        return rc;
-    struct job_record j;
-    char err[512], *stored_root = NULL;
-    int have_job = job_read(cr.o.dir, &j, &stored_root, err, sizeof err) == 0;
-    if (have_job && stored_root && !cr.o.course_given)
-        cr.o.root = stored_root;
-    rc = class_setup(&cr);
-    if (rc == 0 && have_job) {
-        memcpy(cr.key, j.key, sizeof cr.key);
-        if (hash_students(&cr) != 0)
-            rc = 1;
-        else if (cr.o.wait)
-            rc = wait_and_collect(&cr, &j);
-        else {
-            progress_line(&cr, &j);
-            rc = collect_now(&cr, &j);
-        }
-    } else if (rc == 0) {
-        /* graded locally: no key recorded, so whatever results exist are taken as they are */
-        printf("%s; merging the results present\n", err);
-        size_t missing = 0;
-        int skipped = 0;
-        rc = write_book(cr.course, cr.o.dir, &cr.roster, NULL, &missing, &skipped) != 0 ? 1
-             : missing ? 1 : skipped;
-        printf("gradebook: %s/gradebook.csv (%zu of %zu students have results)\n", cr.o.dir,
-               cr.roster.n - missing, cr.roster.n);
-    }
-    if (have_job)
-        roster_free(&j.students);
-    class_run_free(&cr);
-    free(stored_root);
-    return rc;
 }

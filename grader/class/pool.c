@@ -15,8 +15,6 @@
 #include "class_int.h"
 #include "gradebook.h"
 
-volatile sig_atomic_t class_cancel;
-
 /* ", GPU 1" for a student graded on one GPU; ", GPU 0: 7 tasks, GPU 1: 6 tasks" on several. */
 static void print_gpus(const struct class_opts *o, struct gpu_board *b, size_t slot, int gpu)
 {

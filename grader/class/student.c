@@ -121,7 +121,7 @@ static size_t course_index(const struct course *c, const struct task *t)
     return SIZE_MAX;
 }
 
-/* With GRADER_GPU_TRACE naming the engine's trace of GPU holds (grade.c: gpu_trace), one line
+/* With GRADER_GPU_TRACE naming the engine's trace of GPU holds (grade_job.c: gpu_trace), one line
  * per task to <trace>.gpus: "<pid> <task> <gpu>", the GPU its runs' lines of that pid and task
  * name used (-1: the GPUs the grader sees). tests/class/bench_class.sh reads it for each GPU's
  * time line. Lines are written whole with O_APPEND. */

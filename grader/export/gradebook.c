@@ -1,12 +1,11 @@
 /* gradebook.c — students' results and the merged book: see gradebook.h. The files themselves
- * are written by gradescope.c, csv.c and junit.c. */
+ * are written by gradescope.c, csv.c, junit.c and reference.c, and put on disk by report.c. */
 #include "gradebook.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "fs.h"
 #include "util.h"
 
 /* ---------------------------------------------------------------- student */
@@ -154,19 +153,4 @@ double gb_row_max(const struct gb_book *b, size_t row)
         sum += t ? t->max_score : b->cols[c].max_score;
     }
     return sum;
-}
-
-int gb_book_write(const struct gb_book *b, const char *dir)
-{
-    static const char *const names[] = {"gradebook.csv", "junit.xml", "reference.csv"};
-    char *texts[] = {gb_book_csv(b), gb_book_junit(b), gb_book_reference_csv(b)};
-    int rc = 0;
-    for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
-        char *path = path_join(dir, names[i]);
-        if (rc == 0 && write_atomic(path, texts[i], strlen(texts[i])) != 0)
-            rc = -1;
-        free(path);
-        free(texts[i]);
-    }
-    return rc;
 }

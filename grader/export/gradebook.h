@@ -109,7 +109,6 @@ char *gb_book_junit(const struct gb_book *b);  /* junit.c; malloc'd */
  * gradings, how many timed the reference themselves, the least and greatest median, the drift
  * between them and the widest repetition spread inside one measurement (%). malloc'd. */
 char *gb_book_reference_csv(const struct gb_book *b);
-/* DIR/gradebook.csv, DIR/junit.xml and DIR/reference.csv, atomically; 0 or -1. */
-int gb_book_write(const struct gb_book *b, const char *dir);
+/* gb_book_write (report.h) puts the three on disk. */
 
 #endif /* GRADER_GRADEBOOK_H */

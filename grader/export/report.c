@@ -1,9 +1,13 @@
-/* report.c — picks the writer of a format (report.h, formats.h). */
+/* report.c — picks the writer of a format (report.h, formats.h), and writes the class's
+ * gradebook files with theirs (gradebook.h). */
 #include "report.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "formats.h"
+#include "fs.h"
+#include "gradebook.h"
 
 static const struct {
     const char *name;
@@ -28,26 +32,6 @@ int report_format_parse(const char *name, enum report_format *f)
     return -1;
 }
 
-int report_included(const struct task *t, int only_graded)
-{
-    return !only_graded || task_result(t) != NULL;
-}
-
-void report_totals(const struct course *c, int only_graded, struct report_totals *tot)
-{
-    memset(tot, 0, sizeof *tot);
-    for (size_t i = 0; i < course_task_count(c); i++) {
-        const struct task *t = course_task(c, i);
-        if (!report_included(t, only_graded))
-            continue;
-        const struct task_result *r = task_result(t);
-        tot->score += r ? result_score(r) : 0;
-        tot->max += r ? result_max_score(r) : task_weight(t);
-        tot->tasks++;
-        tot->n[task_outcome(t)]++;
-    }
-}
-
 int report_write(const struct course *c, enum report_format f, int only_graded, FILE *out)
 {
     if ((size_t)f >= N_FORMATS)
@@ -55,4 +39,20 @@ int report_write(const struct course *c, enum report_format f, int only_graded, 
     struct strbuf b = { 0 };
     formats[f].write(c, only_graded, &b);
     return wb_emit(&b, out);
+}
+
+/* ---------------------------------------------------------------- the class's gradebook */
+int gb_book_write(const struct gb_book *b, const char *dir)
+{
+    static const char *const names[] = {"gradebook.csv", "junit.xml", "reference.csv"};
+    char *texts[] = {gb_book_csv(b), gb_book_junit(b), gb_book_reference_csv(b)};
+    int rc = 0;
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
+        char *path = path_join(dir, names[i]);
+        if (rc == 0 && write_atomic(path, texts[i], strlen(texts[i])) != 0)
+            rc = -1;
+        free(path);
+        free(texts[i]);
+    }
+    return rc;
 }

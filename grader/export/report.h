@@ -19,4 +19,9 @@ int report_format_parse(const char *name, enum report_format *f);
 /* Writes the tasks of c that have a result (all tasks when only_graded is 0); 0 or -1. */
 int report_write(const struct course *c, enum report_format f, int only_graded, FILE *out);
 
+/* A class's merged gradebook (gradebook.h) as DIR/gradebook.csv, DIR/junit.xml and
+ * DIR/reference.csv, by the same writers, atomically; 0 or -1. */
+struct gb_book;
+int gb_book_write(const struct gb_book *b, const char *dir);
+
 #endif /* GRADER_REPORT_H */

@@ -7,27 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* ======================================================================= the figures' table */
-static const struct {
-    const char *key, *words, *unit;
-} figures[PROFILE_FIGURE_COUNT] = {
-#define F(name, w, u, how) {#name, w, u},
-    PROFILE_FIGURES(F)
-#undef F
-};
-
-const char *profile_figure_key(enum profile_figure f) { return figures[f].key; }
-const char *profile_figure_words(enum profile_figure f) { return figures[f].words; }
-const char *profile_figure_unit(enum profile_figure f) { return figures[f].unit; }
-
-int profile_figure_find(const char *key, size_t len)
-{
-    for (int f = 0; f < PROFILE_FIGURE_COUNT; f++)
-        if (strlen(figures[f].key) == len && strncmp(figures[f].key, key, len) == 0)
-            return f;
-    return -1;
-}
-
 /* ======================================================================= trouble */
 const char *profile_trouble(const char *text, char *buf, size_t len)
 {
@@ -220,9 +199,9 @@ void profile_digest_text(const struct profile_digest *d, const char *indent, str
     for (int f = 0; f < PROFILE_FIGURE_COUNT; f++) {
         if (isnan(d->side[0].fig[f]) && isnan(d->side[1].fig[f]))
             continue;
-        sb_printf(b, "%s  %-44s", indent, figures[f].words);
+        sb_printf(b, "%s  %-44s", indent, profile_figure_words(f));
         for (int s = 0; s < 2; s++)
-            put_figure(b, d->side[s].fig[f], figures[f].unit);
+            put_figure(b, d->side[s].fig[f], profile_figure_unit(f));
         sb_puts(b, "\n");
     }
     sb_printf(b, "%s  %-44s  %-14s  %-14s\n", indent, "bound", profile_side_bound(&d->side[0]),
@@ -260,7 +239,7 @@ static cJSON *side_json(const struct profile_side *s)
 {
     cJSON *o = cJSON_CreateObject();
     for (int f = 0; f < PROFILE_FIGURE_COUNT; f++)
-        add_number(o, figures[f].key, s->fig[f]);
+        add_number(o, profile_figure_key(f), s->fig[f]);
     cJSON_AddStringToObject(o, "bound", profile_side_bound(s));
     cJSON *st = cJSON_AddArrayToObject(o, "stalls");
     for (int k = 0; k < PROFILE_STALLS && s->stall[k][0]; k++) {
@@ -277,7 +256,7 @@ static cJSON *side_json(const struct profile_side *s)
         cJSON_AddStringToObject(k, "block", s->k[i].block);
         for (int f = 0; f < PROFILE_FIGURE_COUNT; f++)
             if (f != PF_kernels)
-                add_number(k, figures[f].key, s->k[i].fig[f]);
+                add_number(k, profile_figure_key(f), s->k[i].fig[f]);
         cJSON_AddItemToArray(ks, k);
     }
     return o;

@@ -9,6 +9,8 @@
 #ifndef GRADER_PROFILE_DIGEST_FIGURES_H
 #define GRADER_PROFILE_DIGEST_FIGURES_H
 
+#include <stddef.h>
+
 enum profile_how { PH_SUM, PH_MAX, PH_TIME, PH_RATIO, PH_HARNESS };
 
 #define PROFILE_FIGURES(F)                                                                    \

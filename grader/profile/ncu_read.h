@@ -1,5 +1,5 @@
 /* ncu_read.h — one side of a profile (the student's run or the reference's) from Nsight
- * Compute's raw page (engine/ncu_csv.h reads the table; this names its columns): per kernel
+ * Compute's raw page (engine/grade/ncu_csv.h reads the table; this names its columns): per kernel
  * and in total, the figures of digest_figures.h, and the stall reasons.
  *
  * The collection (collect.h) asks for these columns; each figure is read from the first of its

@@ -1,5 +1,6 @@
 /* md_render_impl.h — what md_render.c and md_table.c share: a line being built and the
- * document it is added to. Not for other modules. */
+ * document it is added to (md_doc.c, below them both), and a table (md_table.c). Not for other
+ * modules. */
 #ifndef GRADER_MD_RENDER_IMPL_H
 #define GRADER_MD_RENDER_IMPL_H
 

@@ -65,6 +65,6 @@ else
   sed 's/^/    /' "$TEST_TMP/diff" | head -20
 fi
 rows=$(grep -c '^| [a-zA-Z]' "$TEST_TMP/outcomes.md")
-n=$(grep -c '^    X(' "$ROOT/grader/engine/outcome.h")
+n=$(grep -c '^    X(' "$ROOT/grader/engine/model/outcome.h")
 [ "$rows" -eq $((n + 1)) ] && ok "--outcomes has a row per outcome.h row ($n)" || bad "--outcomes: $rows rows, outcome.h $n"
 finish

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # An exercise that says "done" on the grader's gate before its timed calls (LAB_GATE_DONE, the
 # descriptor is in its environment) gives its turn away, and commits to no outputs: the
-# witness (grader/engine/witness.h) finds no commitment and the time implausible. Graded beside
+# witness (grader/engine/grade/witness.h) finds no commitment and the time implausible. Graded beside
 # another task (-j 2): the turn is handed on at its word, the other task passes, and no two
 # runs ever have their turns at once.
 source "$(dirname "$0")/../lib.sh"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The speed's cross-check under ncu (grader/engine/grade_ncu.h), with a stand-in ncu
+# The speed's cross-check under ncu (grader/engine/grade/grade_ncu.h), with a stand-in ncu
 # (tests/grader/fake-ncu: 1.5 ms of kernels a call) over tasks whose reports give fixed times:
 # agreeing times pass, a time ten times below the kernels' is implausible, a missing ncu or
 # counters it may not read leave the outcome alone and say why, and --ncu-share 0 checks only

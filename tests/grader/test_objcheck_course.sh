@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Every exercise and every solution of the course passes the grader's static check of the
-# object (grader/engine/objcheck.h): the objects of all tasks are built (nvcc compiles; no GPU is
+# object (grader/engine/grade/objcheck.h): the objects of all tasks are built (nvcc compiles; no GPU is
 # needed) and judged with each task's contract, allow and forbid words.
 source "$(dirname "$0")/../lib.sh"
 cd "$ROOT"

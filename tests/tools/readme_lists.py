@@ -7,7 +7,7 @@ ROOT is the course root; HELP_FILE, when given, holds `grader --help`. Prints on
 check, "ok   - ..." or "FAIL - ...", and exits 1 when a check failed. What is compared:
   formats   grader/export/report.c's table = `grader --help` = README.md's `--format` list =
             grader/README.md's option row and its report sections; each has export/<name>.c
-  outcomes  grader/engine/outcome.h's keys = the JSON example's `counts` = the outcome table's
+  outcomes  grader/engine/model/outcome.h's keys = the JSON example's `counts` = the outcome table's
             keys; its words = README.md's outcome list; its JUnit kinds = the JUnit section
   files     grader/README.md's Sources table = the .c and .h files under grader/; README.md's
             course table = lessons/*/ and their *_harness.cu
@@ -81,10 +81,10 @@ missing = [f for f in formats if not os.path.isfile(os.path.join(ROOT, "grader/e
 check(not missing, "every format has its writer grader/export/<format>.c", ", ".join(missing))
 
 # ------------------------------------------------------------------------------ outcomes
-rows = re.findall(r'X\((\w+),\s*"(\w+)",\s*"([^"]+)",\s*(JUNIT_\w+)', read("grader/engine/outcome.h"))
+rows = re.findall(r'X\((\w+),\s*"(\w+)",\s*"([^"]+)",\s*(JUNIT_\w+)', read("grader/engine/model/outcome.h"))
 keys = [r[1] for r in rows]
 words = [r[2] for r in rows]
-check(len(rows) >= 2, "grader/engine/outcome.h names the outcomes (%d)" % len(rows))
+check(len(rows) >= 2, "grader/engine/model/outcome.h names the outcomes (%d)" % len(rows))
 m = re.search(r'"counts":\s*\{([^}]*)\}', greadme)
 got = re.findall(r'"(\w+)":', m.group(1)) if m else []
 check(got == keys, "grader/README.md's JSON counts are outcome.h's keys, in order", same(got, keys))

@@ -8,8 +8,8 @@ source "$(dirname "$0")/../lib.sh"
 # The files that speak the protocol (lab_protocol.h itself excepted).
 speakers() {
   ls common/*.c common/*.cu common/*.h \
-     grader/engine/parse.[ch] grader/engine/tap.[ch] grader/engine/grade*.[ch] \
-     grader/engine/decide.[ch] tests/stand-in/*.[ch] tests/tui/course/common/*.c 2>/dev/null |
+     grader/engine/model/parse.[ch] grader/engine/model/tap.[ch] grader/engine/grade/grade*.[ch] \
+     grader/engine/model/decide.[ch] tests/stand-in/*.[ch] tests/tui/course/common/*.c 2>/dev/null |
     grep -v '^common/lab_protocol\.h$'
 }
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The lists the READMEs repeat from the code stay the code's: the report formats (the grader's
-# report.c and --help), the outcomes (grader/engine/outcome.h), the grader's source files and the
+# report.c and --help), the outcomes (grader/engine/model/outcome.h), the grader's source files and the
 # course's lessons and tasks (what ls finds); and every path a README names exists. CPU only.
 # The checks themselves: tests/tools/readme_lists.py. They are first shown to fail on a README
 # that drifted (a format, an outcome, a source file and a path each left out or made up).

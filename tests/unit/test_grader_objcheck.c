@@ -1,4 +1,4 @@
-/* Unit tests of objcheck (grader/engine/objcheck*.c): tiny objects compiled here with gcc, g++
+/* Unit tests of objcheck (grader/engine/grade/objcheck*.c): tiny objects compiled here with gcc, g++
  * and, where it is installed, nvcc (-g, so the reasons carry lines), judged as ELF; the forbid
  * matcher, the C++ name reader and the contract reader on their own. With OBJCHECK_COURSE=ROOT (tests/grader/test_objcheck_course.sh)
  * it also checks that every exercise and solution object of that course is accepted. */

@@ -1,4 +1,4 @@
-/* Unit tests of the sandbox (grader/engine/sandbox.c) through the runner: what a child can
+/* Unit tests of the sandbox (grader/engine/contain/sandbox.c) through the runner: what a child can
  * see, write, inherit and leave behind. The sandboxed ones skip where bwrap cannot run. */
 #include <setjmp.h>
 #include <stdarg.h>

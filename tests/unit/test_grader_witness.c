@@ -1,4 +1,4 @@
-/* The witness (grader/engine/witness.h): the CPU hash of dump files against a commitment, and
+/* The witness (grader/engine/grade/witness.h): the CPU hash of dump files against a commitment, and
  * the rule that confirms or doubts a reported time. */
 #include "cmocka_all.h"
 

@@ -1,5 +1,5 @@
-/* objcheck.c — reads the exercise's object as ELF (libelf: sections, symbols, relocations,
- * COMDAT groups; libdw: the line of an address) and judges it by the rules of objcheck.h.
+/* objcheck.c — judges the exercise's object by the rules of objcheck.h, as objcheck_elf.c reads
+ * it (libelf: sections, symbols, relocations, COMDAT groups; libdw: the line of an address).
  *
  * One tool is still run: `objdump -d`, the disassembler, for the scan for syscall, sysenter and
  * int 0x80 instructions. A byte scan would reject honest code whose immediates or addresses
@@ -15,19 +15,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <dwarf.h>
-#include <elfutils/libdw.h>
-#include <elfutils/libdwfl.h>
-#include <gelf.h>
-#include <libelf.h>
-
+#include "objcheck_elf.h"
 #include "parse.h"
 #include "runner.h"
 
 #define TOOL_OUTPUT_MAX ((size_t)64 << 20)
-
-/* libstdc++'s demangler (the Itanium C++ ABI's), declared here so this file stays C. */
-extern char *__cxa_demangle(const char *mangled, char *buf, size_t *len, int *status);
 
 /* nvcc's registration function: the one constructor of its own an exercise's object has. */
 static const char nvcc_ctor[] = "_ZL24__sti____cudaRegisterAllv";
@@ -38,312 +30,6 @@ static const char *const honest_init_targets[] = {
     "_ZNSt8ios_base4InitC1Ev", "_ZNSt8ios_base4InitD1Ev", "__cxa_atexit", "__dso_handle",
     "_GLOBAL_OFFSET_TABLE_",
 };
-
-struct sym {
-    char *name, *pretty;        /* pretty: demangled, or the name itself */
-    unsigned char type, bind;
-    size_t shndx;               /* SHN_UNDEF (0) for an undefined symbol */
-    uint64_t value, size;
-};
-
-struct section {
-    char *name;
-    GElf_Shdr h;
-    Dwarf_Addr addr;            /* where libdwfl laid it out: the line table's addresses */
-};
-
-struct reloc {
-    size_t section;             /* the section it patches */
-    uint64_t offset;
-    size_t sym;                 /* index into object.syms */
-    int64_t addend;
-};
-
-struct object {
-    struct sym *syms;
-    size_t n_syms;
-    struct section *secs;
-    size_t n_secs;
-    struct reloc *rels;
-    size_t n_rels;
-    Dwfl *dwfl;                 /* NULL when the object has no debug information */
-    Dwfl_Module *mod;
-    Dwarf_Addr bias;
-    const char *suffix;         /* the student's file's last two components */
-    const char *source_path;
-};
-
-/* ======================================================================= reading the ELF */
-static char *demangle(const char *name)
-{
-    if (strncmp(name, "_Z", 2) != 0)
-        return xstrdup(name);
-    int status = 0;
-    char *d = __cxa_demangle(name, NULL, NULL, &status);
-    if (status == 0 && d)
-        return d;
-    free(d);
-    return xstrdup(name);
-}
-
-static int read_sections(struct object *o, Elf *e, char *err, size_t errlen)
-{
-    size_t shstrndx, n;
-    if (elf_getshdrstrndx(e, &shstrndx) != 0 || elf_getshdrnum(e, &n) != 0) {
-        snprintf(err, errlen, "cannot read the object's section table: %s", elf_errmsg(-1));
-        return -1;
-    }
-    o->secs = xcalloc(n ? n : 1, sizeof *o->secs);
-    o->n_secs = n;
-    for (Elf_Scn *s = NULL; (s = elf_nextscn(e, s)) != NULL;) {
-        size_t i = elf_ndxscn(s);
-        if (i >= n || !gelf_getshdr(s, &o->secs[i].h))
-            continue;
-        const char *name = elf_strptr(e, shstrndx, o->secs[i].h.sh_name);
-        o->secs[i].name = xstrdup(name ? name : "");
-    }
-    for (size_t i = 0; i < n; i++)
-        if (!o->secs[i].name)
-            o->secs[i].name = xstrdup("");
-    return 0;
-}
-
-static void read_symbols(struct object *o, Elf *e)
-{
-    for (Elf_Scn *s = NULL; (s = elf_nextscn(e, s)) != NULL;) {
-        GElf_Shdr h;
-        Elf_Data *d;
-        if (!gelf_getshdr(s, &h) || h.sh_type != SHT_SYMTAB || !(d = elf_getdata(s, NULL)) ||
-            !h.sh_entsize)
-            continue;
-        size_t n = h.sh_size / h.sh_entsize;
-        o->syms = xcalloc(n ? n : 1, sizeof *o->syms);
-        o->n_syms = n;
-        for (size_t i = 0; i < n; i++) {
-            GElf_Sym sym;
-            struct sym *y = &o->syms[i];
-            const char *name = gelf_getsym(d, (int)i, &sym) ? elf_strptr(e, h.sh_link, sym.st_name)
-                                                            : NULL;
-            y->name = xstrdup(name ? name : "");
-            y->pretty = demangle(y->name);
-            if (!name)
-                continue;
-            y->type = GELF_ST_TYPE(sym.st_info);
-            y->bind = GELF_ST_BIND(sym.st_info);
-            y->shndx = sym.st_shndx;
-            y->value = sym.st_value;
-            y->size = sym.st_size;
-            if (y->type == STT_SECTION && !y->name[0] && y->shndx < o->n_secs) {
-                free(y->name);
-                free(y->pretty);
-                y->name = xstrdup(o->secs[y->shndx].name);
-                y->pretty = xstrdup(y->name);
-            }
-        }
-        return; /* an object has one symbol table */
-    }
-}
-
-static void read_relocations(struct object *o, Elf *e)
-{
-    for (Elf_Scn *s = NULL; (s = elf_nextscn(e, s)) != NULL;) {
-        GElf_Shdr h;
-        Elf_Data *d;
-        if (!gelf_getshdr(s, &h) || (h.sh_type != SHT_RELA && h.sh_type != SHT_REL) ||
-            !(d = elf_getdata(s, NULL)) || !h.sh_entsize)
-            continue;
-        size_t n = h.sh_size / h.sh_entsize;
-        o->rels = xrealloc(o->rels, (o->n_rels + n + 1) * sizeof *o->rels);
-        for (size_t i = 0; i < n; i++) {
-            GElf_Rela r = {0};
-            GElf_Rel rel;
-            if (h.sh_type == SHT_RELA ? !gelf_getrela(d, (int)i, &r)
-                                      : !gelf_getrel(d, (int)i, &rel))
-                continue;
-            if (h.sh_type == SHT_REL) {
-                r.r_offset = rel.r_offset;
-                r.r_info = rel.r_info;
-            }
-            size_t sym = GELF_R_SYM(r.r_info);
-            if (sym >= o->n_syms)
-                continue;
-            o->rels[o->n_rels++] = (struct reloc){h.sh_info, r.r_offset, sym, r.r_addend};
-        }
-    }
-}
-
-static const Dwfl_Callbacks dwfl_callbacks = {
-    .find_debuginfo = dwfl_standard_find_debuginfo,
-    .section_address = dwfl_offline_section_address,
-};
-
-/* Reads the object twice: as it is (libelf), for its sections, symbols and relocations; and
- * through libdwfl, which lays a relocatable object's sections out at addresses of their own and
- * applies its relocations (those of .init_array too, emptying them in its copy): its line table
- * is only readable that way. */
-static int read_object(struct object *o, const char *path, char *err, size_t errlen)
-{
-    elf_version(EV_CURRENT);
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    Elf *e = fd >= 0 ? elf_begin(fd, ELF_C_READ_MMAP, NULL) : NULL;
-    GElf_Ehdr eh;
-    int rc = 0;
-    if (fd < 0)
-        snprintf(err, errlen, "cannot open the object %s: %s", path, strerror(errno));
-    else if (!e || !gelf_getehdr(e, &eh) || eh.e_type != ET_REL)
-        snprintf(err, errlen, "cannot read the object %s as a relocatable ELF file: %s", path,
-                 e ? "not a .o" : elf_errmsg(-1));
-    if (fd < 0 || !e || !gelf_getehdr(e, &eh) || eh.e_type != ET_REL ||
-        read_sections(o, e, err, errlen) < 0) {
-        rc = -1;
-    } else {
-        read_symbols(o, e);
-        read_relocations(o, e);
-    }
-    if (e)
-        elf_end(e);
-    if (fd >= 0)
-        close(fd);
-    if (rc < 0)
-        return -1;
-    /* the line table; without it (no -g, or libdw cannot read it) lines come from the source */
-    o->dwfl = dwfl_begin(&dwfl_callbacks);
-    Dwfl_Module *mod = o->dwfl ? dwfl_report_offline(o->dwfl, "exercise", path, -1) : NULL;
-    if (o->dwfl)
-        dwfl_report_end(o->dwfl, NULL, NULL);
-    Dwarf_Addr bias;
-    Elf *laid = mod ? dwfl_module_getelf(mod, &bias) : NULL;
-    if (!laid || !dwfl_module_getdwarf(mod, &bias))
-        return 0;
-    o->mod = mod;
-    o->bias = bias;
-    for (Elf_Scn *s = NULL; (s = elf_nextscn(laid, s)) != NULL;) {
-        GElf_Shdr h;
-        size_t i = elf_ndxscn(s);
-        if (i < o->n_secs && gelf_getshdr(s, &h))
-            o->secs[i].addr = h.sh_addr;
-    }
-    return 0;
-}
-
-static void object_free(struct object *o)
-{
-    for (size_t i = 0; i < o->n_syms; i++) {
-        free(o->syms[i].name);
-        free(o->syms[i].pretty);
-    }
-    for (size_t i = 0; i < o->n_secs; i++)
-        free(o->secs[i].name);
-    free(o->syms);
-    free(o->secs);
-    free(o->rels);
-    if (o->dwfl)
-        dwfl_end(o->dwfl);
-}
-
-/* ======================================================================= places and lines */
-static int is_exec(const struct object *o, size_t shndx)
-{
-    return shndx > 0 && shndx < o->n_secs && (o->secs[shndx].h.sh_flags & SHF_EXECINSTR);
-}
-
-/* The function symbol that covers section:offset (a named one before a local label). */
-static const struct sym *function_at(const struct object *o, size_t shndx, uint64_t off)
-{
-    const struct sym *best = NULL;
-    for (size_t i = 0; i < o->n_syms; i++) {
-        const struct sym *s = &o->syms[i];
-        if (s->shndx != shndx || (s->type != STT_FUNC && s->type != STT_GNU_IFUNC) ||
-            off < s->value || off >= s->value + (s->size ? s->size : 1))
-            continue;
-        if (!best || (best->bind == STB_LOCAL && s->bind != STB_LOCAL))
-            best = s;
-    }
-    return best;
-}
-
-/* Every function symbol at that exact place: aliases are judged by address, not by name. */
-static size_t functions_at(const struct object *o, size_t shndx, uint64_t off,
-                           const struct sym **out, size_t max)
-{
-    size_t n = 0;
-    for (size_t i = 0; i < o->n_syms && n < max; i++) {
-        const struct sym *s = &o->syms[i];
-        if (s->shndx == shndx && s->value == off && s->name[0] &&
-            (s->type == STT_FUNC || s->type == STT_GNU_IFUNC || s->type == STT_NOTYPE))
-            out[n++] = s;
-    }
-    return n;
-}
-
-/* "/abs/exercises/03-naive-matmul/matmul_naive.cu" ends with the student's file (its last two
- * components, a whole component). */
-static int student_file(const struct object *o, const char *file)
-{
-    size_t plen = file ? strlen(file) : 0, slen = strlen(o->suffix);
-    return plen >= slen && strcmp(file + plen - slen, o->suffix) == 0 &&
-           (plen == slen || file[plen - slen - 1] == '/');
-}
-
-/* The line table's source file of the code at offset off of section shndx, and its line in
- * *line (may be NULL); NULL when the table has no place there. */
-static const char *file_at(const struct object *o, size_t shndx, uint64_t off, int *line)
-{
-    if (!o->mod || !is_exec(o, shndx))
-        return NULL;
-    Dwfl_Line *l = dwfl_module_getsrc(o->mod, o->bias + o->secs[shndx].addr + off);
-    return l ? dwfl_lineinfo(l, NULL, line, NULL, NULL, NULL) : NULL;
-}
-
-/* The innermost place in the student's file of the code at section:offset: the line table's
- * place, else the call site of each inlined function around it, innermost first. 0: none. */
-static int line_at(const struct object *o, size_t shndx, uint64_t off, int inlines)
-{
-    int line = 0;
-    const char *file = file_at(o, shndx, off, &line);
-    if (file && student_file(o, file))
-        return line;
-    if (!o->mod || !is_exec(o, shndx))
-        return 0;
-    Dwarf_Addr addr = o->bias + o->secs[shndx].addr + off;
-    if (!inlines)
-        return 0;
-    Dwarf_Addr bias;
-    Dwarf_Die *cu = dwfl_module_addrdie(o->mod, addr, &bias);
-    Dwarf_Files *files;
-    size_t n_files;
-    Dwarf_Die *scopes = NULL;
-    int n = cu && dwarf_getsrcfiles(cu, &files, &n_files) == 0
-                ? dwarf_getscopes(cu, addr - bias, &scopes)
-                : 0;
-    int found = 0;
-    for (int i = 0; i < n && !found; i++) {
-        Dwarf_Attribute a;
-        Dwarf_Word fi, li;
-        if (dwarf_tag(&scopes[i]) != DW_TAG_inlined_subroutine ||
-            dwarf_formudata(dwarf_attr(&scopes[i], DW_AT_call_file, &a), &fi) != 0 ||
-            dwarf_formudata(dwarf_attr(&scopes[i], DW_AT_call_line, &a), &li) != 0 ||
-            fi >= n_files)
-            continue;
-        if (student_file(o, dwarf_filesrc(files, fi, NULL, NULL)))
-            found = (int)li;
-    }
-    free(scopes);
-    return found;
-}
-
-/* The first line of a function in the student's file: where a definition is shown. */
-static int function_line(const struct object *o, const struct sym *f)
-{
-    if (!is_exec(o, f->shndx))
-        return 0;
-    for (uint64_t off = f->value; off < f->value + (f->size ? f->size : 1); off++) {
-        int line = line_at(o, f->shndx, off, 0);
-        if (line)
-            return line;
-    }
-    return 0;
-}
 
 /* ======================================================================= judging */
 struct judge {
@@ -409,11 +95,11 @@ static int search_source(const char *path, const char *ident)
 static int line_of(const struct judge *j, const struct sym *s)
 {
     const struct object *o = j->o;
-    int line = s->shndx != SHN_UNDEF && s->type != STT_SECTION ? function_line(o, s) : 0;
+    int line = s->shndx != SHN_UNDEF && s->type != STT_SECTION ? obj_function_line(o, s) : 0;
     size_t want = (size_t)(s - o->syms);
     for (size_t i = 0; i < o->n_rels && !line; i++)
         if (o->rels[i].sym == want)
-            line = line_at(o, o->rels[i].section, o->rels[i].offset, 1);
+            line = obj_line_at(o, o->rels[i].section, o->rels[i].offset, 1);
     if (line)
         return line;
     /* "TLS init function for t", "guard variable for x": the name the student wrote is last */
@@ -483,7 +169,7 @@ static int used_by_nvcc_only(const struct judge *j, size_t sym)
         const struct reloc *r = &j->o->rels[i];
         if (r->sym != sym)
             continue;
-        const struct sym *f = function_at(j->o, r->section, r->offset);
+        const struct sym *f = obj_function_at(j->o, r->section, r->offset);
         if (!f || strcmp(f->name, nvcc_ctor) != 0)
             return 0;
         any = 1;
@@ -509,7 +195,7 @@ static int nvtx_definition(const struct object *o, const struct sym *s)
         return 1;
     if (s->type != STT_FUNC)
         return 0;
-    const char *file = file_at(o, s->shndx, s->value, NULL);
+    const char *file = obj_file_at(o, s->shndx, s->value, NULL);
     return file && strstr(file, "/nvtx3/") != NULL;
 }
 
@@ -525,7 +211,7 @@ static int nvtx_call(const struct judge *j, size_t sym)
         const struct reloc *r = &j->o->rels[i];
         if (r->sym != sym)
             continue;
-        const struct sym *f = function_at(j->o, r->section, r->offset);
+        const struct sym *f = obj_function_at(j->o, r->section, r->offset);
         if (!f || !nvtx_definition(j->o, f))
             return 0;
         any = 1;
@@ -547,7 +233,7 @@ static int library_call(const struct judge *j, size_t sym)
         const struct reloc *r = &j->o->rels[i];
         if (r->sym != sym)
             continue;
-        const char *file = file_at(j->o, r->section, r->offset, NULL);
+        const char *file = obj_file_at(j->o, r->section, r->offset, NULL);
         if (!file || !(strstr(file, "/cccl/") || strstr(file, "/thrust/") ||
                        strstr(file, "/cub/") || strstr(file, "/cuda/std/")))
             return 0;
@@ -672,10 +358,10 @@ static int honest_init(const struct object *o, const struct sym *f, unsigned cha
             continue;
         if (t->shndx == SHN_UNDEF) {
             *bad = t;
-        } else if (is_exec(o, sh)) {
+        } else if (obj_is_exec(o, sh)) {
             /* a call or an address of code: the function there is judged too (a PC-relative
              * call's addend points 4 bytes before it: the function covers off + 4) */
-            const struct sym *g = function_at(o, sh, t->type == STT_SECTION ? off + 4 : off);
+            const struct sym *g = obj_function_at(o, sh, t->type == STT_SECTION ? off + 4 : off);
             if (!g)
                 *bad = t;
             else if (!honest_init(o, g, seen, bad) && !*bad)
@@ -697,7 +383,7 @@ static void check_start_entry(struct judge *j, const struct section *sec, const 
     uint64_t off;
     target_of(o, r, &sh, &off);
     const struct sym *at[16];
-    size_t n = functions_at(o, sh, off, at, 16);
+    size_t n = obj_functions_at(o, sh, off, at, 16);
     for (size_t k = 0; k < n; k++)
         if (strcmp(at[k]->name, nvcc_ctor) == 0 && at[k]->bind == STB_LOCAL &&
             !strcmp(sec->name, ".init_array") && !(*nvcc_seen)++)
@@ -771,7 +457,7 @@ static void check_instructions(struct judge *j, char *disassembly)
         if (sscanf(l, "Disassembly of section %511[^:]:", name) == 1) {
             section = 0;
             for (size_t s = 1; s < o->n_secs && !section; s++)
-                if (strcmp(o->secs[s].name, name) == 0 && is_exec(o, s))
+                if (strcmp(o->secs[s].name, name) == 0 && obj_is_exec(o, s))
                     section = s;
             continue;
         }
@@ -782,8 +468,8 @@ static void check_instructions(struct judge *j, char *disassembly)
             insn++;
         if (strncmp(insn, "syscall", 7) == 0 || strncmp(insn, "sysenter", 8) == 0 ||
             (strncmp(insn, "int ", 4) == 0 && strstr(insn, "$0x80"))) {
-            const struct sym *f = function_at(o, section, addr);
-            reject(j, line_at(o, section, addr, 1), "a system call instruction in %s — an "
+            const struct sym *f = obj_function_at(o, section, addr);
+            reject(j, obj_line_at(o, section, addr, 1), "a system call instruction in %s — an "
                    "exercise may not make raw system calls", f ? f->pretty : o->secs[section].name);
         }
     }
@@ -805,7 +491,7 @@ int objcheck_elf(const char *obj, const char *disassembly, const struct objcheck
     memset(v, 0, sizeof *v);
     char *suffix = source_suffix(rules->source);
     struct object o = {.suffix = suffix, .source_path = rules->source_path};
-    int rc = read_object(&o, obj, err, errlen);
+    int rc = obj_read(&o, obj, err, errlen);
     if (rc == 0) {
         struct judge j = {.o = &o, .r = rules, .v = v};
         check_forbid(&j);
@@ -820,7 +506,7 @@ int objcheck_elf(const char *obj, const char *disassembly, const struct objcheck
         if (!v->reason)
             v->reason = xstrdup("");
     }
-    object_free(&o);
+    obj_free(&o);
     free(suffix);
     return rc;
 }

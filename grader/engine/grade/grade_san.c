@@ -1,4 +1,4 @@
-/* grade_san.c — compute-sanitizer's step of a grading (grade_job.h): every tool of the task
+/* grade_san.c — compute-sanitizer's step of a grading (grade_steps.h): every tool of the task
  * on every case the graded run runs but the speed case, and on the speed case's shape scaled
  * down (san_cases), started together so that they overlap the verification; each tool's dump
  * is verified as the graded run's is. */
@@ -10,29 +10,7 @@
 #include <unistd.h>
 
 #include "grade_job.h"
-
-char *find_cuda_tool(const char *given, const char *name)
-{
-    if (given)
-        return access(given, X_OK) == 0 ? xstrdup(given) : NULL;
-    const char *path = getenv("PATH");
-    char *copy = xstrdup(path ? path : ""), *save = NULL;
-    for (char *d = strtok_r(copy, ":", &save); d; d = strtok_r(NULL, ":", &save)) {
-        char *p = xasprintf("%s/%s", d, name);
-        if (access(p, X_OK) == 0) {
-            free(copy);
-            return p;
-        }
-        free(p);
-    }
-    free(copy);
-    const char *cuda = getenv("CUDA_HOME");
-    char *p = xasprintf("%s/bin/%s", cuda && *cuda ? cuda : "/usr/local/cuda", name);
-    if (access(p, X_OK) == 0)
-        return p;
-    free(p);
-    return NULL;
-}
+#include "grade_steps.h"
 
 /* The tool's run, then its dump's verdict: a program that computes otherwise when it is
  * watched (it can tell, by its own slowness) is still graded on what it computed there. */

@@ -8,7 +8,7 @@
  * the launch gaps between them), so a reported time well below the kernels' is a finding:
  * "implausible time".
  *
- * The run (grade_ncu.c, step_ncu of grade_job.h), in the sandbox like the graded run, holding
+ * The run (grade_ncu.c, step_ncu of grade_steps.h), in the sandbox like the graded run, holding
  * the GPU as a timed run does:
  *   ncu --csv --page raw --print-units base --metrics gpu__time_duration.sum
  *       --clock-control none --cache-control none --launch-skip 1 --log-file <scratch>/ncu.csv

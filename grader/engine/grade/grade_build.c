@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "grade_job.h"
+#include "grade_steps.h"
 #include "owntree.h"
 
 #define MAX_DIAGS 50

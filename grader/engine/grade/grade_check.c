@@ -1,4 +1,4 @@
-/* grade_check.c — the solution's side of a grading (grade_job.h): the verification of the
+/* grade_check.c — the solution's side of a grading (grade_steps.h): the verification of the
  * exercise's dump, and the reference's time on the speed case. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "grade_job.h"
+#include "grade_steps.h"
 #include "refcache.h"
 #include "tap.h"
 
@@ -187,15 +188,6 @@ int verify_beside(const struct job *j, const char *dump, const char *report, con
     return ok;
 }
 
-const struct case_result *job_flagged_case(const struct task_result *r, const char *named,
-                                           unsigned flag)
-{
-    for (size_t i = 0; i < r->n_cases; i++)
-        if (named[0] ? strcmp(r->cases[i].name, named) == 0 : (r->cases[i].flags & flag) != 0)
-            return &r->cases[i];
-    return NULL;
-}
-
 /* Runs the reference on the speed case, timed with the GPU alone: its times and its floor
  * (the least time any correct run can take on this GPU), each < 0 when its report did not
  * give it. */
@@ -253,11 +245,6 @@ static int take_shared(struct job *j, const char *key, struct ref_time *t)
     j->r->ref_shared = 1;
     j->r->ref_age_s = refcache_age_s(t);
     return 1;
-}
-
-char *job_ref_key(const struct job *j, const char *speed_case)
-{
-    return xasprintf("%s__%s__%s", lesson_id(task_lesson(j->t)), task_name(j->t), speed_case);
 }
 
 /* The reference's time for this grading: with a class's cache (refcache.h), a measurement

@@ -1,7 +1,7 @@
-/* grade_job.h — one grading in progress, shared by the files of its steps: grade.c (the
- * driver, build, list, run), grade_trust.c (the object check, the reference's hash, the
- * skip probe), grade_check.c (verify, speed) and grade_san.c (compute-sanitizer). Not for other
- * modules. grade_build.c: the build step and the one build of many tasks ahead of it. */
+/* grade_job.h — one grading in progress (grade_job.c): its paths and options, the bounds and
+ * sandbox of the programs it runs, its turns at the GPU, the facts it records. The steps
+ * (grade_steps.h) and the driver (grade.c) stand on it; it calls none of them. Not for other
+ * modules. */
 #ifndef GRADER_GRADE_JOB_H
 #define GRADER_GRADE_JOB_H
 
@@ -134,77 +134,21 @@ void job_fact(struct job *j, enum grader_outcome o, const char *fmt, ...)
 const struct case_result *job_flagged_case(const struct task_result *r, const char *named,
                                            unsigned flag);
 
-/* The class's reference cache key of this task's speed case (grade_check.c), malloc'd. */
+/* The class's reference cache key of this task's speed case, malloc'd. */
 char *job_ref_key(const struct job *j, const char *speed_case);
 
-/* The skip fact, from the exercise's own SKIP line (grade.c). */
-void job_record_skip(struct job *j);
-
-/* grade.c: a grading's paths and options for task t, and their release (not the result);
+/* A grading's paths and options for task t, and their release (not the result);
  * the sandbox's view of student code (the course's headers and trusted objects, the exercises
  * graded, the scratch directory writable). */
 void job_init(struct job *j, const struct task *t, const struct grade_opts *o);
 void job_free(struct job *j);
 void job_sandbox_view(struct job *j);
 
-/* grade_build.c: the reference, then the exercise, built (1), or the build's fact recorded
- * (0); with o->batch, only this task's part of the build made ahead (grade_batch_build). */
-int step_build(struct job *j);
-
-/* grade_trust.c: what the object may define and call (objcheck.h; 0: rejected or not read);
- * the reference binary's hash taken once (0: unreadable) and checked before its verdict or
- * time is believed (0: changed, the grader's own error recorded); the exercise's exit 77
- * believed only when the reference skips too (returns 0: nothing follows a skip). */
-int step_symbols(struct job *j);
-int sol_hash_take(struct job *j);
-int sol_intact(struct job *j);
-int skip_checked(struct job *j);
-
-/* grade_check.c: the verdict on the dump from a process that runs no student code (1: every
- * case passed), and the speed case's times against the reference (1: nothing found). */
-int step_verify(struct job *j, const char *dump, const char *report);
-/* The same verifier on the dump of a run beside the graded one (a compute-sanitizer tool's):
- * only the cases named, nothing recorded; its output to the work directory's out. Returns 1
- * when each of them passed, 0 when one did not (why: "case C: ..."), -1 when cancelled. */
-int verify_beside(const struct job *j, const char *dump, const char *report, const char *out,
-                  char *const *names, size_t n_names, const volatile sig_atomic_t *cancel,
-                  char *why, size_t len);
-int step_speed(struct job *j);
-/* The witness's commitment checked against the dump of the exercise's run (witness.h): 1, or
- * 0 with the implausible fact recorded. 1 with --no-witness, or with no speed case. */
-int witness_dump_checked(struct job *j);
-
-/* grade_san.c: every sanitizer tool of the task started at once (they overlap the
- * verification); san_finish waits for them and, when keep, records their findings (a
- * finding: the sanitizer fact). */
-void san_start(struct job *j);
-void san_finish(struct job *j, int keep);
+/* The first line of the file at path (a captured stream) that holds must_contain (NULL: any),
+ * else its first non-empty line, at most 300 bytes; malloc'd, "" when none. */
+char *job_first_line(const char *path, const char *must_contain);
 /* A CUDA tool: given when not NULL (NULL unless executable), else name on PATH, in
  * $CUDA_HOME/bin, in /usr/local/cuda/bin; malloc'd, NULL when none. */
 char *find_cuda_tool(const char *given, const char *name);
-
-/* grade_ncu.c: the speed case once more under ncu (grade_ncu.h). ncu_draw_look draws whether
- * this grading is cross-checked whatever its ratio, and when it is, takes ncu's first look
- * (the GPU shared, a turn as a first look's), before the reference is timed: the draw does not
- * wait for the ratio, and the first look then does not wait for the times alone. step_ncu,
- * after the speed passed, cross-checks when drawn or faster than the reference (the first
- * look taken now when none was), looks again with the GPU alone when the first look does not
- * settle it, and records speed.ncu and, when the times disagree, the implausible fact. */
-void ncu_draw_look(struct job *j);
-void step_ncu(struct job *j);
-/* The ncu to run, its view added to the sandbox once; NULL when none (and then, when say,
- * speed.ncu unavailable with why). */
-char *ncu_tool(struct job *j, int say);
-/* ncu run as argv says, with its log at log: as the student's program (in the sandbox, its
- * bounds) or, trusted, as the reference's; the GPU as use says. What the program prints goes
- * to out, never read. Returns the log (malloc'd, NULL when none), and in how the way the run
- * ended when it did not exit by itself ("" otherwise). */
-char *ncu_logged_run(struct job *j, char *const *argv, int student, const char *log,
-                     const char *out, enum gpu_use use, char *how, size_t howlen);
-
-/* grade_profile.c: the exercise's speed case under ncu with o->profile_args, in the sandbox
- * as ncu's cross-check runs it, then the reference's, trusted; their outputs, or why there
- * are none, to the result (result_profile_text). Records no fact. */
-void step_profile(struct job *j);
 
 #endif /* GRADER_GRADE_JOB_H */

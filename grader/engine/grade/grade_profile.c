@@ -1,4 +1,4 @@
-/* grade_profile.c — the profile's collection (grade_job.h step_profile): the exercise's speed
+/* grade_profile.c — the profile's collection (grade_steps.h step_profile): the exercise's speed
  * case under ncu, run as the speed's cross-check runs it (grade_ncu.c: in the sandbox, its
  * bounds, the GPU alone, --launch-skip 1 past the harness's device probe), and the
  * reference's, trusted and unsandboxed as its timed run is. Which counters is the caller's
@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "grade_job.h"
+#include "grade_steps.h"
 #include "grade_ncu.h"
 #include "hash.h"
 

@@ -1,5 +1,5 @@
 /* grade_ncu.c — the speed's cross-check under Nsight Compute (grade_ncu.h): the table's
- * parser, the rule, and the step of a grading (grade_job.h) that runs it. */
+ * parser, the rule, and the step of a grading (grade_steps.h) that runs it. */
 #include "grade_ncu.h"
 
 #include <fcntl.h>
@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "grade_job.h"
+#include "grade_steps.h"
 #include "ncu_csv.h"
 #include "objcheck.h"
 

@@ -7,7 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "doctor.h"
 #include "grade_job.h"
+#include "grade_steps.h"
 #include "objcheck.h"
 
 int step_symbols(struct job *j)
@@ -86,6 +88,25 @@ static int reference_probe(struct job *j, char *how, size_t howlen)
     return res.end == RUN_EXITED ? res.exit_status : -1;
 }
 
+/* The skip fact, from the exercise's own SKIP line. */
+static void record_skip(struct job *j)
+{
+    struct task_result *r = j->r;
+    char *line = job_first_line(r->stdout_path, "SKIP");
+    if (!strstr(line, "SKIP")) {
+        free(line);
+        line = job_first_line(r->stderr_path, "SKIP");
+    }
+    /* the outcome says "skipped" already; a machine without a driver says so plainly,
+     * whatever the CUDA runtime made of it */
+    const char *why = line[0] ? line : "no usable GPU";
+    if (strncmp(why, "SKIP:", 5) == 0)
+        why += 5 + strspn(why + 5, " ");
+    const char *no_driver = doctor_no_driver(NULL);
+    job_fact(j, OUTCOME_SKIPPED, "%s", no_driver ? no_driver : why);
+    free(line);
+}
+
 int skip_checked(struct job *j)
 {
     if (!sol_intact(j))
@@ -93,7 +114,7 @@ int skip_checked(struct job *j)
     char how[256];
     int probe = reference_probe(j, how, sizeof how);
     if (probe == LAB_EXIT_SKIP)
-        job_record_skip(j);
+        record_skip(j);
     else if (probe == LAB_EXIT_PASS || probe == LAB_EXIT_FAIL)
         job_fact(j, OUTCOME_CRASHED, "exited 77 (skip) but this machine has a usable GPU");
     else
