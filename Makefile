@@ -255,7 +255,7 @@ deps:
 	$(Q)tools/install-deps.sh
 
 run: deps
-	$(Q)$(SUBMAKE) all
+	$(Q)$(SUBMAKE) -s all
 	$(Q)tools/run-main.sh
 
 # make test T="gpu/ grader/" runs only the test groups whose names contain one of the words;

@@ -36,7 +36,7 @@ have_cmocka               || missing+=(libcmocka-dev)
 have_lib md4c.h -lmd4c       || missing+=(libmd4c-dev)        # the notes in the grader's pager
 have_lib gelf.h -lelf        || missing+=(libelf-dev)         # the object check reads ELF
 have_lib elfutils/libdw.h -ldw || missing+=(libdw-dev)         # and its line table
-have_lib md4c-html.h -lmd4c-html || missing+=(libmd4c-dev libmd4c-html0-dev)
+have_lib md4c-html.h -lmd4c-html || missing+=(libmd4c-html0-dev)
 have_lib nettle/sha2.h -lnettle || missing+=(nettle-dev)       # SHA-256 of binaries and trees
 bwrap --version >/dev/null 2>&1 || missing+=(bubblewrap)
 
@@ -47,8 +47,9 @@ command -v chromium-headless-shell >/dev/null || command -v chromium >/dev/null 
 
 [ ${#missing[@]} -eq 0 ] && [ ${#optional[@]} -eq 0 ] && exit 0
 
+# apt's own lines are shown (a slow mirror or a held package is then visible), one per package
 apt_install() {
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$@" >/dev/null 2>&1
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "$@"
 }
 
 if [ "$(id -u)" -ne 0 ] || ! command -v apt-get >/dev/null || [ -n "${LAB_NO_INSTALL:-}" ]; then
@@ -62,9 +63,9 @@ if [ "$(id -u)" -ne 0 ] || ! command -v apt-get >/dev/null || [ -n "${LAB_NO_INS
 fi
 
 echo "deps: installing ${missing[*]} ${optional[*]}"
-apt-get update -qq >/dev/null 2>&1
+apt-get update -q || echo "deps: apt-get update failed (above); trying the install anyway" >&2
 if [ ${#missing[@]} -gt 0 ] && ! apt_install "${missing[@]}"; then
-  echo "deps: apt-get install ${missing[*]} failed; run it by hand to see why" >&2
+  echo "deps: apt-get install ${missing[*]} failed (its lines are above)" >&2
   exit 1
 fi
 for p in "${optional[@]}"; do

@@ -4,7 +4,7 @@
 #   tests/redteam/run.sh [NAME...]       default: every case
 # A case folder holds case.conf (key = value lines) and TASK.cu, the student's file:
 #   task = LESSON/TASK        a task of the course
-#   expect = KEY[|KEY...]     outcome keys of grader/engine/outcome.h
+#   expect = KEY[|KEY...]     outcome keys of grader/engine/model/outcome.h
 #   needs = gpu | none        none: decided before anything runs on a GPU (CI runs it)
 #   alone = yes               optional: the case exhausts something the whole machine shares
 #                             (processes, disk, memory, output) up to the grader's bound; it

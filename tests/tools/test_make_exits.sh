@@ -40,4 +40,27 @@ if [ -x "$ROOT/build/exercises/01-divergence/reduce_sum" ] && [ -x "$ROOT/build/
 else
   bad "build/*/01-divergence/reduce_sum not built (make)"
 fi
+
+# make run on a built course: nothing of make's own before the course (no "Nothing to be done",
+# no "is up to date"); with no terminal the grader prints its report and make exits 0
+arch=$(cut -d' ' -f1 "$ROOT/build/.arch" 2>/dev/null)
+if [ -n "$arch" ] && [ -x "$ROOT/build/grader/grader" ]; then
+  (cd "$ROOT" && PATH="$stubs:$PATH" LAB_NO_INSTALL=1 make ARCH="$arch" run) </dev/null >"$TEST_TMP/run" 2>&1
+  rc=$?
+  grep -E 'Nothing to be done|is up to date|^make(\[[0-9]+\])?: (Entering|Leaving)' "$TEST_TMP/run" &&
+    bad "make run: make's own lines before the course (above)" ||
+    ok "make run: no line of make's own before the course"
+  [ $rc -eq 0 ] && ok "make run without a GPU, no terminal: exit 0" || bad "make run: exit $rc"
+fi
+
+# the deps step names each missing package once (md4c's two checks both wanted libmd4c-dev)
+printf '#!/bin/sh\nexit 1\n' >"$stubs/cc-none"
+chmod +x "$stubs/cc-none"
+CC="$stubs/cc-none" LAB_NO_INSTALL=1 bash "$ROOT/tools/install-deps.sh" >"$TEST_TMP/deps" 2>&1
+rc=$?
+line=$(grep -m1 '^deps: missing' "$TEST_TMP/deps")
+dups=$(echo "${line#deps: missing }" | sed 's/;.*//' | tr ' ' '\n' | sort | uniq -d)
+[ $rc -eq 1 ] && [ -n "$line" ] && [ -z "$dups" ] &&
+  ok "deps: every library missing, each package named once (exit 1)" ||
+  bad "deps: exit $rc, twice: '$dups' in: $line"
 finish
