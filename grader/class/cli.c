@@ -169,6 +169,25 @@ static int push_value(const char **list, size_t *n, size_t max, const char *v)
     return 0;
 }
 
+/* What an option's value may be, for its error line; "" where any text serves. */
+static const char *value_wanted(int opt)
+{
+    switch (opt) {
+    case O_GPUS: return "device indexes 0 to 1024, comma-separated, at most 64 of them";
+    case O_JOBS: return "a whole number from 1 to 1024";
+    case O_REF_EVERY: return "a whole number from 1 to 1000000";
+    case O_SEED: return "a whole number from 0 to 18446744073709551615";
+    case O_NCU_SHARE: return "a share from 0 to 1";
+    case O_CHUNK:
+    case O_MAX_PARALLEL: return "a whole number from 1 up";
+    case O_INTERVAL:
+    case O_TIMEOUT:
+    case O_BUILD_TIMEOUT:
+    case O_MAKE_TIMEOUT: return "seconds, above 0";
+    }
+    return "";
+}
+
 /* The options that take a value; -1 when the value is bad. */
 static int set_value(struct class_opts *o, int opt, const char *v)
 {
@@ -292,7 +311,9 @@ int class_parse_args(int argc, char **argv, struct class_opts *o, int collect)
             return 2;
         }
         if (optarg && set_value(o, opt, optarg) != 0) {
-            fprintf(stderr, "grader %s: bad value for --%s: %s\n", cmd, table[idx].name, optarg);
+            const char *want = value_wanted(opt);
+            fprintf(stderr, "grader %s: bad value for --%s: %s%s%s%s\n", cmd, table[idx].name,
+                    optarg, want[0] ? " (it wants " : "", want, want[0] ? ")" : "");
             return 2;
         }
         if (!optarg)

@@ -100,6 +100,18 @@ expect_grep "^  gus +handed in no task's file" "$TEST_TMP/empties.out" "a studen
 grep -q "students per minute" "$TEST_TMP/empties.out" && bad "a rate for students who handed nothing in" ||
   ok "no rate for a class that handed nothing in"
 
+# a bad value's line says what the option wants
+for pair in "--jobs 0:from 1 to 1024" "--gpus 1,x:device indexes 0 to 1024" \
+            "--reference-every 0:from 1 to 1000000" "--timeout -1:seconds, above 0" \
+            "--ncu-share 2:from 0 to 1"; do
+  "${G[@]}" class "$TEST_TMP/empties" ${pair%%:*} >"$TEST_TMP/range.out" 2>&1
+  rc=$?
+  [ $rc -eq 2 ] && [ "$(wc -l <"$TEST_TMP/range.out")" -eq 1 ] &&
+    grep -q "bad value for ${pair%% *}: .*(it wants .*${pair#*:}" "$TEST_TMP/range.out" &&
+    ok "class ${pair%%:*}: one line with the range it wants (exit 2)" ||
+    bad "class ${pair%%:*}: exit $rc: $(cat "$TEST_TMP/range.out")"
+done
+
 "${G[@]}" class "$TEST_TMP/broken" "${OPTS[@]}" --work "$TEST_TMP/work2" --force >"$TEST_TMP/force.out" 2>&1
 expect_grep "1 to grade, 0 up to date; --force regrades 1 whose results were up to date$" "$TEST_TMP/force.out" \
   "--force: the student regraded is not counted up to date as well"

@@ -45,7 +45,9 @@ fi
 # no "is up to date"); with no terminal the grader prints its report and make exits 0
 arch=$(cut -d' ' -f1 "$ROOT/build/.arch" 2>/dev/null)
 if [ -n "$arch" ] && [ -x "$ROOT/build/grader/grader" ]; then
-  (cd "$ROOT" && PATH="$stubs:$PATH" LAB_NO_INSTALL=1 make ARCH="$arch" run) </dev/null >"$TEST_TMP/run" 2>&1
+  # as a student types it in a shell, not as a sub-make of make test
+  (cd "$ROOT" && env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL PATH="$stubs:$PATH" LAB_NO_INSTALL=1 \
+     make ARCH="$arch" run) </dev/null >"$TEST_TMP/run" 2>&1
   rc=$?
   grep -E 'Nothing to be done|is up to date|^make(\[[0-9]+\])?: (Entering|Leaving)' "$TEST_TMP/run" &&
     bad "make run: make's own lines before the course (above)" ||
