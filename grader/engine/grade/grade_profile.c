@@ -69,18 +69,21 @@ static char *ref_profile_cache(const struct job *j)
     char host[128] = "host";
     gethostname(host, sizeof host - 1);
     host[sizeof host - 1] = '\0';
-    for (char *c = host; *c; c++)
-        if (*c == '/')
-            *c = '_';
     struct strbuf args = {0};
     for (const char *const *a = j->o->profile_args; *a; a++)
         sb_printf(&args, "%s\n", *a);
     char args_hex[HASH_HEX_LEN + 1];
     hash_sha256_hex(args.s ? args.s : "", args.len, args_hex);
     free(args.s);
-    return xasprintf("%s/grader/profile-ref/%s__%s__%s__%s-gpu%d__%.16s%.8s.csv", j->build_abs,
-                     lesson_id(task_lesson(j->t)), task_name(j->t), j->r->speed_case, host,
-                     j->o->gpu, j->sol_hash, args_hex);
+    char *name = xasprintf("%s__%s__%s__%s-gpu%d__%.16s%.8s.csv", lesson_id(task_lesson(j->t)),
+                           task_name(j->t), j->r->speed_case, host, j->o->gpu, j->sol_hash,
+                           args_hex);
+    for (char *c = name; *c; c++) /* one file name, whatever a case is called */
+        if (*c == '/')
+            *c = '_';
+    char *path = xasprintf("%s/grader/profile-ref/%s", j->build_abs, name);
+    free(name);
+    return path;
 }
 
 void step_profile(struct job *j)
