@@ -256,7 +256,7 @@ deps:
 
 run: deps
 	$(Q)$(SUBMAKE) -s all
-	$(Q)tools/run-main.sh
+	$(Q)tools/run-main.sh $(GRADER_ARGS)
 
 # make test T="gpu/ grader/" runs only the test groups whose names contain one of the words;
 # TEST_JOBS=N groups at once (default the cores). Everything a group runs is built first, the

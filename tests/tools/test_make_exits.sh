@@ -42,13 +42,18 @@ else
 fi
 
 # make run on a built course: nothing of make's own before the course (no "Nothing to be done",
-# no "is up to date"); with no terminal the grader prints its report and make exits 0
+# no "is up to date"); with no terminal the grader prints its report and make exits 0. The
+# course's own saved progress is the student's: GRADER_ARGS=--no-state keeps it untouched.
 arch=$(cut -d' ' -f1 "$ROOT/build/.arch" 2>/dev/null)
 if [ -n "$arch" ] && [ -x "$ROOT/build/grader/grader" ]; then
+  state_before=$(cat "$ROOT/.grader/state.json" 2>/dev/null | sha256sum)
   # as a student types it in a shell, not as a sub-make of make test
   (cd "$ROOT" && env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL PATH="$stubs:$PATH" LAB_NO_INSTALL=1 \
-     make ARCH="$arch" run) </dev/null >"$TEST_TMP/run" 2>&1
+     make ARCH="$arch" run GRADER_ARGS=--no-state) </dev/null >"$TEST_TMP/run" 2>&1
   rc=$?
+  [ "$(cat "$ROOT/.grader/state.json" 2>/dev/null | sha256sum)" = "$state_before" ] &&
+    ok "make run GRADER_ARGS=--no-state: the course's saved progress untouched" ||
+    bad "make run wrote the course's saved progress (.grader/state.json)"
   grep -E 'Nothing to be done|is up to date|^make(\[[0-9]+\])?: (Entering|Leaving)' "$TEST_TMP/run" &&
     bad "make run: make's own lines before the course (above)" ||
     ok "make run: no line of make's own before the course"
