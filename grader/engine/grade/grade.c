@@ -61,6 +61,7 @@ static int do_build(struct job *j) { return step_build(j); }
 static int do_symbols(struct job *j) { return step_symbols(j); }
 static int do_list(struct job *j) { return step_list(j); }
 static int do_run(struct job *j) { return step_run(j, j->dump, j->run_tap); }
+static int do_profile(struct job *j) { step_profile(j); return 1; } /* decides nothing */
 /* Correct: every case verified, and no earlier fact (a crash, a CUDA error) stands. */
 /* The reference is checked before its verdict or time is asked for, and again after: the
  * sanitizers run student code while the verifier works. */
@@ -254,11 +255,8 @@ static void run_speed(struct job *j)
         fast_enough = second_look(j);
     if (fast_enough && !job_cancelled(j))
         step_ncu(j);
-    if (j->o->profile_args && j->r->speed_measured && !job_cancelled(j)) {
-        double t0 = now_s();
-        step_profile(j);
-        j->r->step_s[GRADE_STEP_PROFILE] += now_s() - t0;
-    }
+    if (j->o->profile_args && j->r->speed_measured && !job_cancelled(j))
+        timed(j, GRADE_STEP_PROFILE, do_profile);
 }
 
 struct grading {
