@@ -83,6 +83,9 @@ static int parse_share(const char *s, double *out)
     return 0;
 }
 
+/* The bounds of the values parsed below, which the error lines name too. */
+enum { GPU_INDEX_MAX = 1024, JOBS_MAX = 1024, REF_EVERY_MAX = 1000000 };
+
 static int parse_gpus(const char *s, struct class_opts *o)
 {
     o->n_gpus = 0;
@@ -90,7 +93,7 @@ static int parse_gpus(const char *s, struct class_opts *o)
     while (*p) {
         char *end;
         long v = strtol(p, &end, 10);
-        if (end == p || v < 0 || v > 1024 || o->n_gpus == MAX_GPUS || (*end && *end != ','))
+        if (end == p || v < 0 || v > GPU_INDEX_MAX || o->n_gpus == MAX_GPUS || (*end && *end != ','))
             return -1;
         o->gpus[o->n_gpus++] = (int)v;
         p = *end ? end + 1 : end;
@@ -169,13 +172,17 @@ static int push_value(const char **list, size_t *n, size_t max, const char *v)
     return 0;
 }
 
-/* What an option's value may be, for its error line; "" where any text serves. */
-static const char *value_wanted(int opt)
+/* What an option's value may be, for its error line (the bounds set_value parses with); ""
+ * where any text serves. */
+static const char *value_wanted(int opt, char *buf, size_t len)
 {
     switch (opt) {
-    case O_GPUS: return "device indexes 0 to 1024, comma-separated, at most 64 of them";
-    case O_JOBS: return "a whole number from 1 to 1024";
-    case O_REF_EVERY: return "a whole number from 1 to 1000000";
+    case O_GPUS:
+        snprintf(buf, len, "device indexes 0 to %d, comma-separated, at most %d of them",
+                 GPU_INDEX_MAX, MAX_GPUS);
+        return buf;
+    case O_JOBS: snprintf(buf, len, "a whole number from 1 to %d", JOBS_MAX); return buf;
+    case O_REF_EVERY: snprintf(buf, len, "a whole number from 1 to %d", REF_EVERY_MAX); return buf;
     case O_SEED: return "a whole number from 0 to 18446744073709551615";
     case O_NCU_SHARE: return "a share from 0 to 1";
     case O_CHUNK:
@@ -198,8 +205,8 @@ static int set_value(struct class_opts *o, int opt, const char *v)
     case O_BUILD: o->build_dir = v; return 0;
     case O_WORK: o->work = v; return 0;
     case O_GPUS: return parse_gpus(v, o);
-    case O_JOBS: if (parse_count(v, 1, 1024, &n)) return -1; o->jobs = (int)n; return 0;
-    case O_REF_EVERY: if (parse_count(v, 1, 1000000, &n)) return -1; o->ref_every = (int)n; return 0;
+    case O_JOBS: if (parse_count(v, 1, JOBS_MAX, &n)) return -1; o->jobs = (int)n; return 0;
+    case O_REF_EVERY: if (parse_count(v, 1, REF_EVERY_MAX, &n)) return -1; o->ref_every = (int)n; return 0;
     case O_SEED: return parse_u64(v, &o->seed);
     case O_TIMEOUT: return parse_pos_double(v, &o->run_timeout);
     case O_NCU_SHARE: return parse_share(v, &o->ncu_share);
@@ -311,7 +318,8 @@ int class_parse_args(int argc, char **argv, struct class_opts *o, int collect)
             return 2;
         }
         if (optarg && set_value(o, opt, optarg) != 0) {
-            const char *want = value_wanted(opt);
+            char buf[96];
+            const char *want = value_wanted(opt, buf, sizeof buf);
             fprintf(stderr, "grader %s: bad value for --%s: %s%s%s%s\n", cmd, table[idx].name,
                     optarg, want[0] ? " (it wants " : "", want, want[0] ? ")" : "");
             return 2;
