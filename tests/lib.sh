@@ -30,6 +30,16 @@ stand_in_install() {
        "$1/common/"
 }
 
+# group_by_task TASK ITEM: ITEM into groups[N], N the count of TASK's items before it, so that
+# each group holds at most one item of a task (one copy of exercises/, one grader call each).
+declare -A group_seen=()
+groups=()
+group_by_task() {
+  local n=${group_seen[$1]:-0}
+  group_seen[$1]=$((n + 1))
+  groups[n]="${groups[n]:-} $2"
+}
+
 ok()   { echo "ok   - $*"; }
 bad()  { echo "FAIL - $*"; TEST_FAILS=$((TEST_FAILS + 1)); }
 

@@ -26,13 +26,8 @@ expected() {
 }
 
 # groups: group N holds the N-th entry of every task
-declare -A seen=()
-groups=()
 for f in $(cd "$ROOT/tests/honest" && find . -name '*.cu' | sed 's|^\./||' | sort); do
-  task=${f%/*}
-  n=${seen[$task]:-0}
-  seen[$task]=$((n + 1))
-  groups[n]="${groups[n]:-} $f"
+  group_by_task "${f%/*}" "$f"
 done
 [ ${#groups[@]} -gt 0 ] || { bad "no entries in tests/honest"; finish; }
 

@@ -34,13 +34,9 @@ PY
 # Variants of different tasks share one copy of exercises/ and one grader call (-j 4: the
 # builds and checks overlap; every timed run and profile still has the GPU alone); a second
 # variant of a task goes to the next copy.
-declare -A seen=()
-groups=()
 while read -r file task keys; do
   case $file in ''|'#'*) continue ;; esac
-  n=${seen[$task]:-0}
-  seen[$task]=$((n + 1))
-  groups[n]="${groups[n]:-} $file:$task:$keys"
+  group_by_task "$task" "$file:$task:$keys"
 done <"$table"
 for g in "${!groups[@]}"; do
   ex="$TEST_TMP/ex$g"
