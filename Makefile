@@ -73,8 +73,10 @@ LDCUDA    := -L$(CUDA_HOME)/lib64 -lcublas -lcudart -lpthread
 # ncursesw and tinfo by their runtime names: Debian's libncursesw.so is a linker script that
 # can pair one installation's libncursesw with another's libtinfo.
 # libelf and libdw read the exercise object (objcheck); libstdc++ demangles its C++ names;
-# Nettle hashes (SHA-256).
-LDLIBS_GRADER := -l:libncursesw.so.6 -l:libtinfo.so.6 -linih -lcjson -lmd4c -ldw -lelf -lnettle -lstdc++ \
+# Nettle hashes (SHA-256); libseccomp builds the filter that keeps a task's program to one
+# process.
+LDLIBS_GRADER := -l:libncursesw.so.6 -l:libtinfo.so.6 -linih -lcjson -lmd4c -ldw -lelf -lnettle \
+                 -lseccomp -lstdc++ \
                  -lm -lpthread
 
 ifneq ($(V),1)

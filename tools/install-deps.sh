@@ -6,7 +6,7 @@
 # nothing (a machine without a package registry).
 #
 #   required  libncurses-dev libinih-dev libcjson-dev libcmocka-dev libmd4c-dev libmd4c-html0-dev
-#             libelf-dev libdw-dev nettle-dev
+#             libelf-dev libdw-dev nettle-dev libseccomp-dev
 #             bubblewrap (Debian/Ubuntu names; md4c renders the lecture notes in the grader's
 #             pager and as HTML with make notes; bubblewrap is the grader's sandbox)
 #   optional  gnuplot-nox (figures), tmux (TUI tests), chromium-headless-shell (the notes'
@@ -38,6 +38,7 @@ have_lib gelf.h -lelf        || missing+=(libelf-dev)         # the object check
 have_lib elfutils/libdw.h -ldw || missing+=(libdw-dev)         # and its line table
 have_lib md4c-html.h -lmd4c-html || missing+=(libmd4c-html0-dev)
 have_lib nettle/sha2.h -lnettle || missing+=(nettle-dev)       # SHA-256 of binaries and trees
+have_lib seccomp.h -lseccomp || missing+=(libseccomp-dev)     # a task's program: one process
 bwrap --version >/dev/null 2>&1 || missing+=(bubblewrap)
 
 optional=()

@@ -23,13 +23,16 @@ GRADER_GPU_TRACE=$TEST_TMP/probes.trace "${G[@]}" class "$CLASS" "${OPTS[@]}" --
 rc=$?
 [ $rc -eq 0 ] && ok "two students on two GPUs graded (exit 0)" || { bad "exit $rc"; tail -n 20 "$TEST_TMP/probes.out"; }
 skip_without_runs "$CLASS/gradebook.csv"
-for s in ann bob; do
-  seen=$(grep -rh "probe CUDA_VISIBLE_DEVICES" "$TEST_TMP"/work1/"$s"-* 2>/dev/null | sort -u | tr '\n' ' ')
-  case $seen in
-    *"CUDA_VISIBLE_DEVICES=0"*"CUDA_VISIBLE_DEVICES=1"*) ok "$s: tasks graded on GPU 0 and on GPU 1" ;;
-    *) bad "$s: the runs saw only: ${seen:-nothing}" ;;
-  esac
-done
+# One student alone: each task begins with both GPUs idle, and the ties go round the GPUs, so
+# the student's tasks land on both. (Two students at once each keep to the GPU their last task
+# freed while the other's is busy: the least busy GPU, as designed; which one is timing.)
+"${G[@]}" class "$CLASS" "${OPTS[@]}" --gpus 0,1 --jobs 1 --only ann --force --work "$TEST_TMP/work0" \
+  --keep-work >"$TEST_TMP/alone.out" 2>&1 || { bad "ann alone: exit $?"; tail -n 20 "$TEST_TMP/alone.out"; }
+seen=$(grep -rh "probe CUDA_VISIBLE_DEVICES" "$TEST_TMP"/work0/ann-* 2>/dev/null | sort -u | tr '\n' ' ')
+case $seen in
+  *"CUDA_VISIBLE_DEVICES=0"*"CUDA_VISIBLE_DEVICES=1"*) ok "a student graded alone: tasks on GPU 0 and on GPU 1" ;;
+  *) bad "a student graded alone: the runs saw only: ${seen:-nothing}" ;;
+esac
 expect_grep "^\[[12]/2\] (ann|bob) .*GPU 0: [0-9]+ tasks?, GPU 1: [0-9]+ tasks?\)$" "$TEST_TMP/probes.out" \
   "the line of a student says how many tasks went to each GPU"
 python3 - "$TEST_TMP/probes.trace.gpus" <<'PY' >"$TEST_TMP/gpus.check" 2>&1

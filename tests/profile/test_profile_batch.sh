@@ -98,6 +98,11 @@ assert d["tasks"][0]["steps"]["profile"] > 0, d["tasks"][0]["steps"]
 done
 [ "$refs" = 1 ] && ok "two profiles of a task: the reference under ncu once" ||
   bad "the reference went under ncu $refs times in two profiles (want 1: the second from the cache)"
+# the harness's own kernels (namespace lab, mangled _ZN3lab...) are not profiled at all: each
+# costs as many replays as a kernel of the task's
+grep -q '/solutions/.* kernel-name=regex:^(?!_ZN3lab)$' "$TEST_TMP/calls" &&
+  ok "the profile asks ncu to leave the harness's kernels (lab::) out" ||
+  bad "the profile's ncu call has no filter for the harness's kernels: $(cat "$TEST_TMP/calls")"
 
 run_batch "$TEST_TMP/p.txt" text --profile prof_slow prof_noperm
 grep -q 'profile: your kernels take 1.5 ms where the reference.s take 0.75 ms (Lesson 05, section 1)' \

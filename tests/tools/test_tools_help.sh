@@ -10,23 +10,23 @@ for cmd in apt-get sudo make nvcc nvidia-smi gnuplot ncu nsys compute-sanitizer 
   printf '#!/bin/sh\necho "%s $*" >>"%s/called"\nexit 0\n' "$cmd" "$TEST_TMP" >"$stubs/$cmd"
   chmod +x "$stubs/$cmd"
 done
-# Files of build/ written since the stubs were made, but for what other test groups running
-# beside this one write there: the runner's logs (build/tests) and the grader's lock files.
-build_written() {
-  find "$ROOT/build" -path "$ROOT/build/tests" -prune -o ! -name '*.lock*' -newer "$TEST_TMP/stubs" -print \
-    2>/dev/null | wc -l
-}
+# Each script runs from a copy of tools/ in a tree of its own, so that whatever it writes
+# lands there and nowhere else (other test groups write the course's build/ meanwhile).
+tree="$TEST_TMP/tree"
+mkdir -p "$tree/tools"
+cp "$ROOT"/tools/*.sh "$tree/tools/"
+tree_written() { find "$tree" -newer "$TEST_TMP/stubs" ! -type d -print 2>/dev/null | wc -l; }
 n=0
-for script in "$ROOT"/tools/*.sh; do
+for script in "$tree"/tools/*.sh; do
   name=tools/${script##*/}
   for flag in --help -h; do
     n=$((n + 1))
     rm -f "$TEST_TMP/called"
-    before=$(build_written)
+    before=$(tree_written)
     PATH="$stubs:$PATH" CUDA_HOME="$stubs" NCU="$stubs/ncu" SAN="$stubs/compute-sanitizer" \
       bash "$script" "$flag" >"$TEST_TMP/out" 2>&1
     rc=$?
-    after=$(build_written)
+    after=$(tree_written)
     if [ $rc -eq 0 ] && head -n 1 "$TEST_TMP/out" | grep -q "^usage: $name" && [ ! -e "$TEST_TMP/called" ] \
        && [ "$before" = "$after" ]; then
       ok "$name $flag: a usage line, exit 0, nothing run"

@@ -8,6 +8,7 @@
 
 #include <dirent.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -279,6 +280,69 @@ static void a_path_through_a_link_is_bound(void **state)
         free(real);
 }
 
+/* Under the threads-only filter (threads_only.h): a program starts threads and runs to its
+ * end with no descriptor more than 0, 1 and 2; the first process it starts kills it with
+ * SIGSYS, which the description names; a fork loop ends at its first fork, not at the
+ * process bound. */
+static char *run_threads_only(struct fixture *f, const struct sandbox *sb, char *const *argv,
+                              struct run_result *r)
+{
+    struct run_spec s = {.argv = argv, .stdout_path = f->out, .stderr_path = f->out,
+                         .wall_s = 20, .max_procs = 16, .sandbox = sb, .threads_only = 1};
+    assert_int_equal(run_sandboxed(&s, r), 0);
+    char how[256];
+    run_describe(&s, r, how, sizeof how);
+    if (r->end == RUN_SIGNALED && r->term_signal == SIGSYS)
+        assert_non_null(strstr(how, "tried to start a process"));
+    FILE *in = fopen(f->out, "r");
+    assert_non_null(in);
+    char *buf = xcalloc(8192, 1);
+    size_t n = fread(buf, 1, 8191, in);
+    buf[n] = 0;
+    fclose(in);
+    return buf;
+}
+
+static void one_process_only(struct fixture *f, const struct sandbox *sb)
+{
+    struct run_result r;
+    char *threads[] = {"/usr/bin/python3", "-c",
+                       "import os, threading\n"
+                       "t = threading.Thread(target=lambda: print('thread'))\n"
+                       "t.start(); t.join()\n"
+                       "print(sorted(os.listdir('/proc/self/fd')))", NULL};
+    char *text = run_threads_only(f, sb, threads, &r);
+    assert_int_equal(r.end, RUN_EXITED);
+    assert_int_equal(r.exit_status, 0);
+    /* 3 is the listing's own: the directory it reads */
+    assert_string_equal(text, "thread\n['0', '1', '2', '3']\n");
+    free(text);
+    char *forks[] = {"/bin/sh", "-c", "/bin/true; echo after", NULL};
+    text = run_threads_only(f, sb, forks, &r);
+    assert_int_equal(r.end, RUN_SIGNALED);
+    assert_int_equal(r.term_signal, SIGSYS);
+    assert_null(strstr(text, "after"));
+    free(text);
+    char *loop[] = {"/bin/sh", "-c", "while :; do sleep 161.803 & done", NULL};
+    text = run_threads_only(f, sb, loop, &r);
+    assert_int_equal(r.end, RUN_SIGNALED);
+    assert_int_equal(r.term_signal, SIGSYS);
+    assert_int_equal(count_marked("161.803"), 0);
+    free(text);
+}
+
+static void unsandboxed_program_starts_threads_only(void **state)
+{
+    one_process_only(*state, NULL);
+}
+
+static void sandboxed_program_starts_threads_only(void **state)
+{
+    skip_without_sandbox();
+    struct fixture *f = *state;
+    one_process_only(f, &f->sb);
+}
+
 static void disk_bound_stops_a_writer(void **state)
 {
     skip_without_sandbox();
@@ -303,6 +367,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(disk_bound_stops_a_writer, setup, teardown),
         cmocka_unit_test_setup_teardown(a_path_through_a_link_is_bound, setup, teardown),
         cmocka_unit_test_setup_teardown(a_stopped_fork_loop_is_gone_on_return, setup, teardown),
+        cmocka_unit_test_setup_teardown(unsandboxed_program_starts_threads_only, setup, teardown),
+        cmocka_unit_test_setup_teardown(sandboxed_program_starts_threads_only, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

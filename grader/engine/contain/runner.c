@@ -3,6 +3,7 @@
 
 #include "lab_protocol.h"
 #include "proctree.h"
+#include "threads_only.h"
 #include "util.h"
 
 #include <errno.h>
@@ -62,6 +63,7 @@ struct exec_plan {
     struct strlist owner;
     long nproc_limit;
     int gate_fd;              /* the child's end of the gate, or -1 */
+    struct threads_only threads_only; /* fd -1: no filter */
 };
 
 static void child_exec(const struct run_spec *s, const struct exec_plan *x, int out_w, int err_w,
@@ -92,6 +94,9 @@ static void child_exec(const struct run_spec *s, const struct exec_plan *x, int 
     if (x->gate_fd >= 0 && (x->gate_fd == LAB_GATE_FD ? fcntl(LAB_GATE_FD, F_SETFD, 0)
                                                       : dup2(x->gate_fd, LAB_GATE_FD)) < 0)
         goto fail;
+    /* the filter's program for bwrap, from a descriptor above the gate's (threads_only.c) */
+    if (x->threads_only.fd >= 0 && x->sb_argv && dup2(x->threads_only.fd, THREADS_ONLY_FD) < 0)
+        goto fail;
     if (s->cwd && chdir(s->cwd) != 0)
         goto fail;
     signal(SIGPIPE, SIG_DFL);
@@ -102,6 +107,8 @@ static void child_exec(const struct run_spec *s, const struct exec_plan *x, int 
     for (char **e = x->env; e && *e; e++)
         if (putenv(*e) != 0)
             goto fail;
+    if (x->threads_only.fd >= 0 && threads_only_install(&x->threads_only) != 0)
+        goto fail;
     execvp(x->argv[0], x->argv);
 fail:;
     int err = errno;
@@ -201,14 +208,21 @@ static void plan_init(const struct run_spec *s, struct exec_plan *x, int gate_fd
     x->gate_fd = gate_fd;
     x->nproc_limit = s->nproc_margin > 0 ? proc_user_tasks(getuid()) + s->nproc_margin : 0;
     x->env = plan_env(s, gate_fd, &x->owner);
+    x->threads_only.fd = -1;
+    char err[256];
+    /* without the filter (a kernel without seccomp) the /proc count below still bounds it */
+    if (s->threads_only && threads_only_build(&x->threads_only, err, sizeof err) != 0)
+        x->threads_only.fd = -1;
     if (s->sandbox && !sandbox_unavailable()) {
-        x->sb_argv = sandbox_argv(s->sandbox, s->argv, s->cwd, &x->owner);
+        x->sb_argv = sandbox_argv(s->sandbox, s->argv, s->cwd,
+                                  x->threads_only.fd >= 0 ? THREADS_ONLY_FD : -1, &x->owner);
         x->sb_env = sandbox_env(s->sandbox, (const char *const *)x->env, &x->owner);
     }
 }
 
 static void plan_free(struct exec_plan *x)
 {
+    threads_only_free(&x->threads_only);
     free(x->sb_argv);
     free(x->sb_env);
     free(x->env);
@@ -514,7 +528,10 @@ void run_describe(const struct run_spec *s, const struct run_result *r, char *bu
             snprintf(name, sizeof name, "signal %d", r->term_signal);
         snprintf(buf, len, "killed by %s (%s)%s", name, strsignal(r->term_signal),
                  r->term_signal == SIGXCPU ? ": CPU time limit" :
-                 r->term_signal == SIGXFSZ ? ": file size limit" : "");
+                 r->term_signal == SIGXFSZ ? ": file size limit" :
+                 r->term_signal == SIGSYS && s->threads_only
+                     ? ": it tried to start a process, and a task's program may start "
+                       "threads only" : "");
         break;
     }
     case RUN_TIMED_OUT:

@@ -89,6 +89,8 @@ struct run_spec {
     const struct run_gate *gate;   /* NULL: none */
     double turn_s;                 /* > 0, with a gate: killed this long after the gate opened */
     int nice;                      /* > 0: the child's niceness (setpriority) */
+    int threads_only;              /* the program may start threads, never a process: the
+                                    * filter of threads_only.h, SIGSYS when it tries */
 };
 
 enum run_end {

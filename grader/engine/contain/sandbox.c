@@ -217,7 +217,7 @@ static char **as_array(const struct strlist *l, size_t from)
 }
 
 char **sandbox_argv(const struct sandbox *sb, char *const *argv, const char *cwd,
-                    struct strlist *owner)
+                    int seccomp_fd, struct strlist *owner)
 {
     size_t from = owner->n;
     strlist_push(owner, sandbox_bwrap());
@@ -232,6 +232,11 @@ char **sandbox_argv(const struct sandbox *sb, char *const *argv, const char *cwd
     push3(owner, "--bind", sb->scratch, sb->scratch);
     push3(owner, "--remount-ro", "/", NULL);
     push3(owner, "--chdir", cwd ? cwd : sb->scratch, NULL);
+    if (seccomp_fd >= 0) {
+        char fd[16];
+        snprintf(fd, sizeof fd, "%d", seccomp_fd);
+        push3(owner, "--seccomp", fd, NULL);
+    }
     strlist_push(owner, "--");
     for (char *const *a = argv; *a; a++)
         strlist_push(owner, *a);

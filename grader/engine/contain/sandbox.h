@@ -44,11 +44,12 @@ void sandbox_add_ro(struct sandbox *sb, const char *path);
 void sandbox_free(struct sandbox *sb);
 
 /* The command line that runs argv in the sandbox with cwd as its working directory (NULL:
- * the scratch), and its environment (extra: more "KEY=VALUE", NULL-terminated, may be NULL).
+ * the scratch), with the seccomp program bwrap reads from descriptor seccomp_fd installed
+ * just before argv runs (-1: none), and its environment (extra: more "KEY=VALUE", NULL-terminated, may be NULL).
  * Both are malloc'd NULL-terminated arrays (free them) whose strings *owner holds (free it
  * with strlist_free). Built before fork: the child only execs. */
 char **sandbox_argv(const struct sandbox *sb, char *const *argv, const char *cwd,
-                    struct strlist *owner);
+                    int seccomp_fd, struct strlist *owner);
 char **sandbox_env(const struct sandbox *sb, const char *const *extra, struct strlist *owner);
 
 /* Bytes the files under dir take on disk (blocks, so sparse files count what they use). */

@@ -77,6 +77,7 @@ int step_run(struct job *j, const char *dump, const char *report)
     }
     struct run_spec s;
     job_spec_student(j, &s, argv, j->o->run_timeout_s);
+    s.threads_only = 1; /* the program itself, no tool around it: one process */
     s.stdout_path = r->stdout_path;
     s.stderr_path = r->stderr_path;
     s.turn_s = turn_bound(j);
