@@ -20,15 +20,17 @@ a, b = socket.socketpair()
 p = subprocess.Popen(argv, pass_fds=(b.fileno(),), env=dict(os.environ, LAB_GATE_FD=str(b.fileno())),
                      stdout=open(tmp + "/stdout", "w"), stderr=subprocess.STDOUT)
 b.close()
+a.settimeout(120)  # a harness that waits for a word never sent fails here, not hangs
 print("first word:", a.recv(1).decode())
-a.send(b"G")
+a.send(b"G" + bytes(8))  # go, and the key: 0 asks for no commitment (lab_protocol.h)
 said = a.recv(1).decode()
 tap = open(tmp + "/r.tap").read() if os.path.exists(tmp + "/r.tap") else ""
 cases = tap.count("\nok ") + tap.count("\nnot ok ")
 dumped = len(glob.glob(tmp + "/dump/" + speed + ".*"))
 print("second word:", said)
 print("at done: %d cases reported, %d files of the speed case dumped" % (cases, dumped))
-print("exit:", p.wait())
+a.close()  # no picks: the program picks the repetitions it dumps itself
+print("exit:", p.wait(timeout=120))
 PY
 cat "$TEST_TMP/gate.txt"
 expect_grep '^first word: R$' "$TEST_TMP/gate.txt" "the harness says ready at the gate"
