@@ -5,6 +5,9 @@
 # tail is shown. Closing line: "N passed, N failed, N skipped".
 #   tests/run.sh [PATTERN...]   only groups whose name contains one of the PATTERNs
 #   TEST_JOBS=N                 groups run at once (default: the cores); 1: one after the other
+#   TEST_GROUP_TIMEOUT=S        a group still running after S seconds (default 900) is stopped,
+#                               its processes with it, and fails: a hang is one FAIL line, never
+#                               a run that ends at the caller's own limit
 # Groups run side by side, the longest first (the times of the last run, build/tests/durations,
 # else the table below), and a line is printed as each ends. A group uses the GPU when its
 # script calls require_gpu or carries the line "# test-group: gpu": with a GPU present, no two
@@ -22,6 +25,9 @@ pass=0 fail=0 skip=0 failed=()
 filters=("$@")
 jobs=${TEST_JOBS:-$(nproc 2>/dev/null || echo 1)}
 [[ "$jobs" =~ ^[1-9][0-9]*$ ]] || { echo "tests/run.sh: TEST_JOBS must be a positive number, not '$jobs'" >&2; exit 2; }
+group_timeout=${TEST_GROUP_TIMEOUT:-900}
+[[ "$group_timeout" =~ ^[1-9][0-9]*$ ]] ||
+  { echo "tests/run.sh: TEST_GROUP_TIMEOUT must be a positive number of seconds, not '$group_timeout'" >&2; exit 2; }
 durations=build/tests/durations
 export TEST_GPU_LOCK=$PWD/build/tests/gpu.lock
 have_gpu=0
@@ -85,7 +91,11 @@ report() { # index rc seconds
     77) skip=$((skip + 1))
         printf 'SKIP  %-40s %s\n' "$name" "$(grep -m1 '^SKIP' "$log" | sed 's/^SKIP:\{0,1\} *//')" ;;
     *)  fail=$((fail + 1)); failed+=("$name")
-        printf 'FAIL  %-40s (exit %d, log %s)\n' "$name" "$rc" "$log"
+        if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
+          printf 'FAIL  %-40s (timed out after %d s: TEST_GROUP_TIMEOUT; log %s)\n' "$name" "$group_timeout" "$log"
+        else
+          printf 'FAIL  %-40s (exit %d, log %s)\n' "$name" "$rc" "$log"
+        fi
         tail -n 25 "$log" | sed 's/^/      | /' ;;
   esac
   printf '%s %s\n' "$name" "$3" >>"$durations.new"
@@ -93,12 +103,13 @@ report() { # index rc seconds
 
 start() { # index: runs the group in the background, its pid in started
   local log="$logs/${names[$1]//\//_}.log"
+  # timeout signals its whole process group: the group's programs end with it
   if [ "${kinds[$1]}" = gpu ] && [ $have_gpu = 1 ]; then
     # shellcheck disable=SC2086 # the command is a word list: binary, or bash and a script
-    flock "$TEST_GPU_LOCK" ${cmds[$1]} >"$log" 2>&1 </dev/null &
+    flock "$TEST_GPU_LOCK" timeout -k 10 "$group_timeout" ${cmds[$1]} >"$log" 2>&1 </dev/null &
   else
     # shellcheck disable=SC2086
-    ${cmds[$1]} >"$log" 2>&1 </dev/null &
+    timeout -k 10 "$group_timeout" ${cmds[$1]} >"$log" 2>&1 </dev/null &
   fi
   started=$!
 }

@@ -63,8 +63,11 @@ assert "the first run" in t["reason"], t["reason"]
 
 # The reference was timed alone a moment before the second look: its time serves, and the
 # reference runs once. Per task: "pass" (one second look) 2 runs alone, "slow" (too slow,
-# looked at twice too) 2.
-alone() { awk -v t="$1" '$2 == t && $4 == "alone"' "$TEST_TMP/trace" | wc -l; }
+# looked at twice too) 2. Runs of the programs only: a second look of ncu's is alone too (the
+# cross-check is triggered when a second look comes out faster than the reference, which the
+# stand-in's 50 microseconds of CPU work sometimes do on a fast host: on the H200's 32-core
+# host that ncu row once made "pass" 3).
+alone() { awk -v t="$1" '$2 == t && $3 != "ncu" && $4 == "alone"' "$TEST_TMP/trace" | wc -l; }
 [ "$(alone pass)" -eq 2 ] && [ "$(alone slow)" -eq 2 ] &&
   ok "a second look takes the reference's time of its grading: no second reference run" ||
   bad "runs alone: pass $(alone pass), slow $(alone slow), expected 2 each: $(cat "$TEST_TMP/trace")"
