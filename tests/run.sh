@@ -12,6 +12,8 @@
 # else the table below), and a line is printed as each ends. A group uses the GPU when its
 # script calls require_gpu or carries the line "# test-group: gpu": with a GPU present, no two
 # such groups run at once (one lock, build/tests/gpu.lock, exported as TEST_GPU_LOCK). A group
+# with the line "# test-group: gpu-shared" checks results, not times: such groups share the
+# GPU with each other (they hold the lock shared) and never with a "gpu" group. A group
 # with the line "# test-group: gpu-steps" runs beside them and takes that lock itself around
 # each step that uses the GPU (tests/lib.sh: gpu_locked).
 set -u
@@ -68,6 +70,7 @@ for script in tests/*/test_*.sh; do
   wanted "$name" || continue
   kind=cpu
   if grep -q '^# test-group: gpu-steps$' "$script"; then kind=gpu-steps
+  elif grep -q '^# test-group: gpu-shared$' "$script"; then kind=gpu-shared
   elif grep -qE '^(# test-group: gpu$|require_gpu$)' "$script"; then kind=gpu; fi
   names+=("$name") kinds+=("$kind") cmds+=("bash $script")
 done
@@ -107,6 +110,9 @@ start() { # index: runs the group in the background, its pid in started
   if [ "${kinds[$1]}" = gpu ] && [ $have_gpu = 1 ]; then
     # shellcheck disable=SC2086 # the command is a word list: binary, or bash and a script
     flock "$TEST_GPU_LOCK" timeout -k 10 "$group_timeout" ${cmds[$1]} >"$log" 2>&1 </dev/null &
+  elif [ "${kinds[$1]}" = gpu-shared ] && [ $have_gpu = 1 ]; then
+    # shellcheck disable=SC2086
+    flock -s "$TEST_GPU_LOCK" timeout -k 10 "$group_timeout" ${cmds[$1]} >"$log" 2>&1 </dev/null &
   else
     # shellcheck disable=SC2086
     timeout -k 10 "$group_timeout" ${cmds[$1]} >"$log" 2>&1 </dev/null &
@@ -116,16 +122,25 @@ start() { # index: runs the group in the background, its pid in started
 
 rm -f "$durations.new"
 declare -A pid_of=() began=()
-running=0 gpu_busy=-1
+running=0 gpu_busy=-1 gpu_shared=0
 waiting=("${order[@]}")
 while [ ${#waiting[@]} -gt 0 ] || [ $running -gt 0 ]; do
   # start what fits: a free slot, and a whole-GPU group only while no other one runs
   kept=()
   for i in "${waiting[@]}"; do
-    if [ $running -lt "$jobs" ] && { [ "${kinds[i]}" != gpu ] || [ $have_gpu = 0 ] || [ $gpu_busy -lt 0 ]; }; then
+    # a "gpu" group while no GPU group runs; a "gpu-shared" one while no "gpu" group runs
+    fits=1
+    if [ $have_gpu = 1 ]; then
+      case ${kinds[i]} in
+        gpu) [ $gpu_busy -lt 0 ] && [ $gpu_shared -eq 0 ] || fits=0 ;;
+        gpu-shared) [ $gpu_busy -lt 0 ] || fits=0 ;;
+      esac
+    fi
+    if [ $running -lt "$jobs" ] && [ $fits = 1 ]; then
       start "$i"
       pid_of[$started]=$i began[$i]=$SECONDS running=$((running + 1))
       [ "${kinds[i]}" = gpu ] && [ $have_gpu = 1 ] && gpu_busy=$i
+      [ "${kinds[i]}" = gpu-shared ] && [ $have_gpu = 1 ] && gpu_shared=$((gpu_shared + 1))
     else
       kept+=("$i")
     fi
@@ -138,6 +153,7 @@ while [ ${#waiting[@]} -gt 0 ] || [ $running -gt 0 ]; do
   unset "pid_of[$done_pid]"
   running=$((running - 1))
   [ "$gpu_busy" = "$i" ] && gpu_busy=-1
+  [ "${kinds[i]}" = gpu-shared ] && [ $have_gpu = 1 ] && gpu_shared=$((gpu_shared - 1))
   report "$i" "$rc" $((SECONDS - began[$i]))
 done
 # the times of this run for the next one's order (a filtered run keeps the others')

@@ -2,6 +2,7 @@
 # verifier (a process that runs no student code) agrees, the sanitizers named in lesson.ini find
 # nothing in the solution, and the demo runs with every version checked.
 source "$(dirname "$0")/../lib.sh"
+# test-group: gpu-shared
 require_gpu
 sol=build/solutions/01-divergence/reduce_sum
 ex=build/exercises/01-divergence/reduce_sum

@@ -1,6 +1,7 @@
 # Lesson 02 on a GPU: both solutions pass every case, the shipped exercises fail cleanly, the
 # verifier agrees, racecheck and memcheck find nothing in the solutions, and the demo runs.
 source "$(dirname "$0")/../lib.sh"
+# test-group: gpu-shared
 require_gpu
 sol=build/solutions/02-memory-spaces
 ex=build/exercises/02-memory-spaces

@@ -1,6 +1,7 @@
 # Lesson 03 on a GPU: the solution passes every case, the shipped exercise fails cleanly,
 # the verifier (a process that runs no student code) agrees, and the demo runs.
 source "$(dirname "$0")/../lib.sh"
+# test-group: gpu-shared
 require_gpu
 sol=build/solutions/03-naive-matmul/matmul_naive
 ex=build/exercises/03-naive-matmul/matmul_naive

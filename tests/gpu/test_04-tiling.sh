@@ -3,6 +3,7 @@
 # verifier (a process that runs no student code) agrees, the sanitizers named in lesson.ini find
 # nothing in the solutions, and the demo runs with every version checked.
 source "$(dirname "$0")/../lib.sh"
+# test-group: gpu-shared
 require_gpu
 L=04-tiling
 

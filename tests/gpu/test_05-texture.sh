@@ -2,6 +2,7 @@
 # exercises fail cleanly, the verifier (a process that runs no student code) agrees, and the
 # demo runs, stays within the tolerance in every version and writes its pictures.
 source "$(dirname "$0")/../lib.sh"
+# test-group: gpu-shared
 require_gpu
 for t in rotate rotate_border; do
   sol=build/solutions/05-texture/$t

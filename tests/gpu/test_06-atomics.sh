@@ -2,6 +2,7 @@
 # verifier (a process that runs no student code) agrees, and the demo's versions are all
 # correct except the racy one, which must lose updates nowhere else.
 source "$(dirname "$0")/../lib.sh"
+# test-group: gpu-shared
 require_gpu
 for t in histogram compact; do
   sol=build/solutions/06-atomics/$t

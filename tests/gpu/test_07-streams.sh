@@ -2,6 +2,7 @@
 # verifier (a process that runs no student code) agrees, memcheck is clean on the small case,
 # and the demo runs and writes its tables and timeline.
 source "$(dirname "$0")/../lib.sh"
+# test-group: gpu-shared
 require_gpu
 sol=build/solutions/07-streams/pipeline
 ex=build/exercises/07-streams/pipeline

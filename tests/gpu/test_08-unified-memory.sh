@@ -2,6 +2,7 @@
 # verifier (a process that runs no student code) agrees, memcheck is clean on the small case,
 # and the demo runs.
 source "$(dirname "$0")/../lib.sh"
+# test-group: gpu-shared
 require_gpu
 sol=build/solutions/08-unified-memory/managed_saxpy
 ex=build/exercises/08-unified-memory/managed_saxpy

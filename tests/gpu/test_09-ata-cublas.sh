@@ -3,6 +3,7 @@
 # solution is clean under compute-sanitizer on the small case, and the demo — which checks
 # every version, cuBLAS and tensor-core kernels included — runs and passes.
 source "$(dirname "$0")/../lib.sh"
+# test-group: gpu-shared
 require_gpu
 sol=build/solutions/09-ata-cublas/ata
 ex=build/exercises/09-ata-cublas/ata

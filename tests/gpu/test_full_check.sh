@@ -6,6 +6,7 @@
 # them named; and with no GPU visible the verifier falls back to the sampled check, exit codes
 # as before, and its report says so. Prints how long each verification took.
 source "$(dirname "$0")/../lib.sh"
+# test-group: gpu-shared
 require_gpu
 [ -x build/tests/dump_edit ] || { bad "build/tests/dump_edit missing (make test)"; finish; }
 

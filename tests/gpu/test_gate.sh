@@ -2,6 +2,7 @@
 # the speed case's timed calls are over, before any output of theirs is dumped and before the
 # other cases run; the speed case first in the report, the table in the task's order.
 source "$(dirname "$0")/../lib.sh"
+# test-group: gpu-shared
 require_gpu
 bin=build/solutions/02-memory-spaces/transpose
 speed=$($bin --list | awk '$NF == "speed" { print $1 }')

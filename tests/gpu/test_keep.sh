@@ -3,6 +3,7 @@
 # verify; and the harness checks here what it kept there. Two repetitions and LAB_DUMP_REPS 2:
 # every repetition is dumped, so the two dumps hold the same calls.
 source "$(dirname "$0")/../lib.sh"
+# test-group: gpu-shared
 require_gpu
 speed_case() { "$1" --list | awk '$NF == "speed" { print $1 }'; }
 for t in 02-memory-spaces/transpose 02-memory-spaces/conv1d 03-naive-matmul/matmul_naive \

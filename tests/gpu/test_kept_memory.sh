@@ -2,6 +2,7 @@
 # A task's calls keep their device memory from one call to the next (lab_device_alloc): the
 # driver is asked once per case, not once per call, and gets it all back after the case.
 source "$(dirname "$0")/../lib.sh"
+# test-group: gpu-shared
 require_gpu
 expect_program build/tests/gpu/kept_memory "freed blocks are kept, served again for the same request, released after"
 finish

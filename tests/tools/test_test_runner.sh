@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
-# tests/run.sh itself, on a tree of three groups: one passes, one skips with its reason, one
-# hangs. The hang is stopped at TEST_GROUP_TIMEOUT with its processes and reported as one FAIL
-# line that says so; the others report as usual; the run exits 1 in seconds, not at the
-# caller's limit (a GPU test that waited for a word of the gate nobody sent once held a whole
-# test run until the machine's time was up).
+# tests/run.sh itself, on trees of its own.
+# - Three groups: one passes, one skips with its reason, one hangs. The hang is stopped at
+#   TEST_GROUP_TIMEOUT with its processes and reported as one FAIL line that says so; the
+#   others report as usual; the run exits 1 in seconds, not at the caller's limit (a GPU test
+#   that waited for a word of the gate nobody sent once held a whole test run until the
+#   machine's time was up).
+# - With a GPU (a stand-in nvidia-smi): two "gpu-shared" groups run at the same time, and a
+#   "gpu" group never beside either.
 source "$(dirname "$0")/../lib.sh"
 
 tree=$TEST_TMP/tree
@@ -31,4 +34,31 @@ TEST_GROUP_TIMEOUT=soon bash "$tree/tests/run.sh" >"$TEST_TMP/bad" 2>&1
 rc=$?
 [ $rc -eq 2 ] && [ "$(wc -l <"$TEST_TMP/bad")" = 1 ] && grep -q TEST_GROUP_TIMEOUT "$TEST_TMP/bad" &&
   ok "a bad TEST_GROUP_TIMEOUT: one line, exit 2" || { bad "bad TEST_GROUP_TIMEOUT: exit $rc"; cat "$TEST_TMP/bad"; }
+
+# ---- the GPU's lock: shared groups together, an exclusive one alone
+tree=$TEST_TMP/tree2
+mkdir -p "$tree/tests/x" "$TEST_TMP/bin"
+cp "$ROOT/tests/run.sh" "$ROOT/tests/lib.sh" "$tree/tests/"
+printf '#!/bin/sh\necho "GPU 0: stand-in (UUID: GPU-0)"\n' >"$TEST_TMP/bin/nvidia-smi"
+chmod +x "$TEST_TMP/bin/nvidia-smi"
+for g in ex:gpu:1 sa:gpu-shared:2 sb:gpu-shared:2; do
+  IFS=: read -r name kind secs <<<"$g"
+  printf '#!/usr/bin/env bash\n# test-group: %s\necho "%s $(date +%%s.%%N)" >>"%s"\nsleep %s\necho "%s $(date +%%s.%%N)" >>"%s"\n' \
+    "$kind" "$name" "$TEST_TMP/spans" "$secs" "$name" "$TEST_TMP/spans" >"$tree/tests/x/test_$name.sh"
+done
+PATH="$TEST_TMP/bin:$PATH" TEST_JOBS=4 bash "$tree/tests/run.sh" >"$TEST_TMP/out2" 2>&1 ||
+  { bad "the GPU groups' run failed"; cat "$TEST_TMP/out2"; }
+python3 - "$TEST_TMP/spans" >"$TEST_TMP/spans.check" 2>&1 <<'PY'
+import sys
+t = {}
+for line in open(sys.argv[1]):
+    name, at = line.split()
+    t.setdefault(name, []).append(float(at))
+(ex0, ex1), (a0, a1), (b0, b1) = t["ex"], t["sa"], t["sb"]
+assert a0 < b1 and b0 < a1, ("the shared groups did not overlap", t)
+for s0, s1 in ((a0, a1), (b0, b1)):
+    assert ex1 <= s0 or s1 <= ex0, ("the exclusive group ran beside a shared one", t)
+PY
+[ $? -eq 0 ] && ok "gpu-shared groups share the GPU; a gpu group has it alone" ||
+  bad "GPU lock: $(cat "$TEST_TMP/spans.check")"
 finish
