@@ -292,6 +292,27 @@ if [ $scanning -eq 0 ]; then
   exit $?
 fi
 
+# A scaling figure wants a steady state: at least twice as many students as grade at once on
+# the most GPUs scanned (--jobs for each GPU; by default grader class's, a quarter of each
+# GPU's share of the cores, 1 to 4). A class smaller than that measures one or two rounds, and
+# its wall is the slowest student's: 6 students on two GPUs' 8 places all started at once.
+jobs=""
+for ((i = 0; i < ${#opts[@]}; i++)); do
+  case ${opts[i]} in --jobs) jobs=${opts[i + 1]:-} ;; --jobs=*) jobs=${opts[i]#--jobs=} ;; esac
+done
+most=0
+for k in ${scan//,/ }; do [ "$k" -le "$n_gpus" ] && [ "$k" -gt "$most" ] && most=$k; done
+if [ "$most" -gt 0 ]; then
+  per=$jobs
+  if [ -z "$per" ]; then
+    cores=$(($(nproc) / most))
+    per=$((cores >= 16 ? 4 : cores >= 4 ? cores / 4 : 1))
+  fi
+  places=$((per * most))
+  [ "$n" -ge $((2 * places)) ] ||
+    echo "note: $n students for $places places at once on $most GPU(s): under twice the places, the rate measures the class's last round, not a steady state (use $((2 * places)) or more)" |
+    tee -a "$out/summary.txt"
+fi
 rc=0 runs=()
 for k in ${scan//,/ }; do
   if [ "$k" -gt "$n_gpus" ]; then
