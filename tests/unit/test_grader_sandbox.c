@@ -76,6 +76,18 @@ static int teardown(void **state)
     return 0;
 }
 
+/* What the last run printed into f->out (malloc'd). */
+static char *printed(const struct fixture *f)
+{
+    FILE *in = fopen(f->out, "r");
+    assert_non_null(in);
+    char *buf = xcalloc(8192, 1);
+    size_t n = fread(buf, 1, 8191, in);
+    buf[n] = 0;
+    fclose(in);
+    return buf;
+}
+
 /* Runs sh -c script (in the sandbox when sb), its output to f->out; returns what it printed. */
 static char *run_sh(struct fixture *f, const struct sandbox *sb, const char *script,
                     struct run_result *r)
@@ -84,13 +96,7 @@ static char *run_sh(struct fixture *f, const struct sandbox *sb, const char *scr
     struct run_spec s = {.argv = argv, .stdout_path = f->out, .stderr_path = f->out,
                          .wall_s = 20, .max_procs = 16, .sandbox = sb};
     assert_int_equal(run_sandboxed(&s, r), 0);
-    FILE *in = fopen(f->out, "r");
-    assert_non_null(in);
-    char *buf = xcalloc(8192, 1);
-    size_t n = fread(buf, 1, 8191, in);
-    buf[n] = 0;
-    fclose(in);
-    return buf;
+    return printed(f);
 }
 
 static void skip_without_sandbox(void)
@@ -294,13 +300,7 @@ static char *run_threads_only(struct fixture *f, const struct sandbox *sb, char 
     run_describe(&s, r, how, sizeof how);
     if (r->end == RUN_SIGNALED && r->term_signal == SIGSYS)
         assert_non_null(strstr(how, "tried to start a process"));
-    FILE *in = fopen(f->out, "r");
-    assert_non_null(in);
-    char *buf = xcalloc(8192, 1);
-    size_t n = fread(buf, 1, 8191, in);
-    buf[n] = 0;
-    fclose(in);
-    return buf;
+    return printed(f);
 }
 
 static void one_process_only(struct fixture *f, const struct sandbox *sb)
