@@ -106,17 +106,16 @@ report() { # index rc seconds
 
 start() { # index: runs the group in the background, its pid in started
   local log="$logs/${names[$1]//\//_}.log"
-  # timeout signals its whole process group: the group's programs end with it
-  if [ "${kinds[$1]}" = gpu ] && [ $have_gpu = 1 ]; then
-    # shellcheck disable=SC2086 # the command is a word list: binary, or bash and a script
-    flock "$TEST_GPU_LOCK" timeout -k 10 "$group_timeout" ${cmds[$1]} >"$log" 2>&1 </dev/null &
-  elif [ "${kinds[$1]}" = gpu-shared ] && [ $have_gpu = 1 ]; then
-    # shellcheck disable=SC2086
-    flock -s "$TEST_GPU_LOCK" timeout -k 10 "$group_timeout" ${cmds[$1]} >"$log" 2>&1 </dev/null &
-  else
-    # shellcheck disable=SC2086
-    timeout -k 10 "$group_timeout" ${cmds[$1]} >"$log" 2>&1 </dev/null &
+  local lock=() # with a GPU: its lock, alone for a gpu group, shared for a gpu-shared one
+  if [ $have_gpu = 1 ]; then
+    case ${kinds[$1]} in
+      gpu) lock=(flock "$TEST_GPU_LOCK") ;;
+      gpu-shared) lock=(flock -s "$TEST_GPU_LOCK") ;;
+    esac
   fi
+  # timeout signals its whole process group: the group's programs end with it.
+  # shellcheck disable=SC2086 # the command is a word list: binary, or bash and a script
+  "${lock[@]}" timeout -k 10 "$group_timeout" ${cmds[$1]} >"$log" 2>&1 </dev/null &
   started=$!
 }
 
