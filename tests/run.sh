@@ -16,6 +16,10 @@
 # GPU with each other (they hold the lock shared) and never with a "gpu" group. A group
 # with the line "# test-group: gpu-steps" runs beside them and takes that lock itself around
 # each step that uses the GPU (tests/lib.sh: gpu_locked).
+# With several GPUs (nvidia-smi's list, or CUDA_VISIBLE_DEVICES where it names indexes), each
+# GPU is such a place of its own: a GPU group runs on one of them (CUDA_VISIBLE_DEVICES=N, its
+# lock build/tests/gpuN.lock), "gpu" groups on the first GPU free, "gpu-shared" ones together
+# on the last, a "gpu-steps" group on the last.
 set -u
 cd "$(dirname "$0")/.."
 if [ "${BASH_VERSINFO[0]}${BASH_VERSINFO[1]}" -lt 51 ]; then
@@ -39,6 +43,17 @@ if [ $have_gpu = 1 ] && ! command -v flock >/dev/null; then
   jobs=1
 fi
 [ $have_gpu = 1 ] || unset TEST_GPU_LOCK
+# the GPUs, one place each: gpu_ids (empty: one place, the environment left as it is)
+gpu_ids=()
+if [ $have_gpu = 1 ]; then
+  if [ -z "${CUDA_VISIBLE_DEVICES+set}" ]; then
+    mapfile -t gpu_ids < <(nvidia-smi -L | sed -n 's/^GPU \([0-9][0-9]*\):.*/\1/p')
+  elif [[ "$CUDA_VISIBLE_DEVICES" =~ ^[0-9]+(,[0-9]+)*$ ]]; then
+    IFS=, read -r -a gpu_ids <<<"$CUDA_VISIBLE_DEVICES"
+  fi
+  [ ${#gpu_ids[@]} -gt 1 ] || gpu_ids=()
+fi
+places=$(( ${#gpu_ids[@]} > 1 ? ${#gpu_ids[@]} : 1 ))
 
 # Seconds each long group took on a two-core machine without a GPU: the order of a first run.
 expected_seconds() {
@@ -52,7 +67,7 @@ expected_seconds() {
   esac
 }
 
-# ---- the groups: NAME, KIND (cpu, gpu, gpu-steps) and the command, in the order found
+# ---- the groups: NAME, KIND (cpu, gpu, gpu-shared, gpu-steps) and the command, in the order found
 names=() kinds=() cmds=()
 wanted() {
   [ ${#filters[@]} -eq 0 ] && return 0
@@ -104,42 +119,66 @@ report() { # index rc seconds
   printf '%s %s\n' "$name" "$3" >>"$durations.new"
 }
 
-start() { # index: runs the group in the background, its pid in started
-  local log="$logs/${names[$1]//\//_}.log"
+start() { # index place: runs the group in the background, its pid in started
+  local log="$logs/${names[$1]//\//_}.log" env=()
   local lock=() # with a GPU: its lock, alone for a gpu group, shared for a gpu-shared one
-  if [ $have_gpu = 1 ]; then
+  if [ $have_gpu = 1 ] && [ "${kinds[$1]}" != cpu ]; then
+    local lockfile=$TEST_GPU_LOCK
+    if [ $places -gt 1 ]; then
+      lockfile=$PWD/build/tests/gpu${gpu_ids[$2]}.lock
+      env=(env "CUDA_VISIBLE_DEVICES=${gpu_ids[$2]}" "TEST_GPU_LOCK=$lockfile")
+    fi
     case ${kinds[$1]} in
-      gpu) lock=(flock "$TEST_GPU_LOCK") ;;
-      gpu-shared) lock=(flock -s "$TEST_GPU_LOCK") ;;
+      gpu) lock=(flock "$lockfile") ;;
+      gpu-shared) lock=(flock -s "$lockfile") ;;
     esac
   fi
   # timeout signals its whole process group: the group's programs end with it.
   # shellcheck disable=SC2086 # the command is a word list: binary, or bash and a script
-  "${lock[@]}" timeout -k 10 "$group_timeout" ${cmds[$1]} >"$log" 2>&1 </dev/null &
+  "${env[@]}" "${lock[@]}" timeout -k 10 "$group_timeout" ${cmds[$1]} >"$log" 2>&1 </dev/null &
   started=$!
 }
 
+# place_for INDEX: the GPU place a group may start on now (in place), 1 when none
+place_for() {
+  local p
+  place=$((places - 1))
+  [ $have_gpu = 1 ] || return 0
+  case ${kinds[$1]} in
+    gpu) # the first place that nothing holds
+      for ((p = 0; p < places; p++)); do
+        [ "${gpu_busy[p]}" -lt 0 ] && [ "${gpu_shared[p]}" -eq 0 ] && { place=$p; return 0; }
+      done
+      return 1 ;;
+    gpu-shared) # beside other shared groups, else on the last place that no gpu group holds
+      for ((p = places - 1; p >= 0; p--)); do
+        [ "${gpu_busy[p]}" -lt 0 ] && [ "${gpu_shared[p]}" -gt 0 ] && { place=$p; return 0; }
+      done
+      for ((p = places - 1; p >= 0; p--)); do
+        [ "${gpu_busy[p]}" -lt 0 ] && { place=$p; return 0; }
+      done
+      return 1 ;;
+  esac
+  return 0
+}
+
 rm -f "$durations.new"
-declare -A pid_of=() began=()
-running=0 gpu_busy=-1 gpu_shared=0
+declare -A pid_of=() began=() place_of=()
+running=0 gpu_busy=() gpu_shared=()
+for ((p = 0; p < places; p++)); do gpu_busy[p]=-1 gpu_shared[p]=0; done
 waiting=("${order[@]}")
 while [ ${#waiting[@]} -gt 0 ] || [ $running -gt 0 ]; do
-  # start what fits: a free slot, and a whole-GPU group only while no other one runs
+  # start what fits: a free slot, and a whole GPU for a "gpu" group, a GPU that no "gpu"
+  # group holds for a "gpu-shared" one
   kept=()
   for i in "${waiting[@]}"; do
-    # a "gpu" group while no GPU group runs; a "gpu-shared" one while no "gpu" group runs
-    fits=1
-    if [ $have_gpu = 1 ]; then
-      case ${kinds[i]} in
-        gpu) [ $gpu_busy -lt 0 ] && [ $gpu_shared -eq 0 ] || fits=0 ;;
-        gpu-shared) [ $gpu_busy -lt 0 ] || fits=0 ;;
-      esac
-    fi
-    if [ $running -lt "$jobs" ] && [ $fits = 1 ]; then
-      start "$i"
-      pid_of[$started]=$i began[$i]=$SECONDS running=$((running + 1))
-      [ "${kinds[i]}" = gpu ] && [ $have_gpu = 1 ] && gpu_busy=$i
-      [ "${kinds[i]}" = gpu-shared ] && [ $have_gpu = 1 ] && gpu_shared=$((gpu_shared + 1))
+    if [ $running -lt "$jobs" ] && place_for "$i"; then
+      start "$i" "$place"
+      pid_of[$started]=$i began[$i]=$SECONDS place_of[$i]=$place running=$((running + 1))
+      if [ $have_gpu = 1 ]; then
+        [ "${kinds[i]}" = gpu ] && gpu_busy[place]=$i
+        [ "${kinds[i]}" = gpu-shared ] && gpu_shared[place]=$((gpu_shared[place] + 1))
+      fi
     else
       kept+=("$i")
     fi
@@ -151,8 +190,11 @@ while [ ${#waiting[@]} -gt 0 ] || [ $running -gt 0 ]; do
   i=${pid_of[$done_pid]}
   unset "pid_of[$done_pid]"
   running=$((running - 1))
-  [ "$gpu_busy" = "$i" ] && gpu_busy=-1
-  [ "${kinds[i]}" = gpu-shared ] && [ $have_gpu = 1 ] && gpu_shared=$((gpu_shared - 1))
+  p=${place_of[$i]}
+  if [ $have_gpu = 1 ]; then
+    [ "${gpu_busy[p]}" = "$i" ] && gpu_busy[p]=-1
+    [ "${kinds[i]}" = gpu-shared ] && gpu_shared[p]=$((gpu_shared[p] - 1))
+  fi
   report "$i" "$rc" $((SECONDS - began[$i]))
 done
 # the times of this run for the next one's order (a filtered run keeps the others')

@@ -10,7 +10,9 @@
 #   crash      the solutions, 03's host wrapper writes through NULL   matmul_naive crashed
 #   hang       the solutions, 03's kernel spins on a volatile load     matmul_naive timed out
 #   sanitizer  the solutions, 03's kernel reads past the end of A     matmul_naive sanitizer
-# Writes OUTDIR/summary.txt (the rate, seconds per student, seconds per grading step summed
+# Writes OUTDIR/summary.txt (the rate over the wall and the steady rate: students finished a
+# minute while every place was taken, the first round and the emptying last one left out;
+# seconds per student, seconds per grading step summed
 # over the class, the GPU's time held and waited for, its time line: held alone, by a first
 # look, only shared, idle; the time no run had its turn, split by whether a timed run was on
 # its way to its gate; each GPU's busy and idle share), OUTDIR/class.csv (one row: the same
@@ -25,8 +27,9 @@
 # with a scratch directory of its own, so that no run takes another's reference times), for at
 # most LIMIT seconds each. A K above the machine's GPUs is left out, so one command serves a
 # machine of 2 GPUs and one of 4. Each run's files go to OUTDIR/gpus-K/ as above; then
-# OUTDIR/scaling.txt and scaling.csv: GPUs, students, wall, students a minute, speed-up over the
-# first run, each GPU's busy and idle share; and every task of every student graded in two runs
+# OUTDIR/scaling.txt and scaling.csv: GPUs, places, students, wall, students a minute (over the
+# wall, and steady), speed-up over the first run (of the steady rates where every run has one),
+# each GPU's busy and idle share; and every task of every student graded in two runs
 # compared (the script exits 1 when an outcome differs).
 set -u
 cd "$(dirname "$0")/../.."
@@ -98,7 +101,8 @@ done
 cat >"$work/figures.py" <<'FIGURES'
 import csv, glob, json, os, sys
 cls, secs, out, opts = sys.argv[1], float(sys.argv[2]), sys.argv[3], sys.argv[4]
-steps, gpu, done, rows, odd, outcomes = {}, {}, 0, [], [], []
+began, places, class_size = float(sys.argv[5]), int(sys.argv[6]), int(sys.argv[7])
+steps, gpu, done, rows, odd, outcomes, finished = {}, {}, 0, [], [], [], []
 expected = {"ref": "passed", "slow": "too_slow", "crash": "crashed", "hang": "timed_out",
             "sanitizer": "sanitizer"}
 for path in sorted(glob.glob(os.path.join(cls, "*", "results.json"))):
@@ -109,6 +113,7 @@ for path in sorted(glob.glob(os.path.join(cls, "*", "results.json"))):
         continue
     tasks = d.get("tasks") or d.get("tests") or []
     done += 1
+    finished.append(os.stat(path).st_mtime - began)
     kind = student.split("-", 1)[-1]
     for t in tasks:
         # results.json keeps the engine's record in each test's extra_data.result
@@ -130,6 +135,19 @@ for path in sorted(glob.glob(os.path.join(cls, "*", "results.json"))):
 rate = done / secs * 60 if secs > 0 else 0
 print(f"students graded: {done} in {secs:.0f} s: {rate:.2f} students a minute, "
       f"{secs / done if done else float('nan'):.1f} s a student")
+# The steady rate: students finished a minute while every place was taken, from the end of
+# the first round (the places-th finish: the course's references and the first builds are
+# behind) to the last finish, or, where the whole class was graded, to the finish that
+# freed the last student's place (after it, places stand empty).
+finished.sort()
+last = len(finished) if done < class_size else class_size - places
+steady, window = float("nan"), ""
+if places >= 1 and last - places >= 2:
+    a, b = finished[places - 1], finished[last - 1]
+    if b > a:
+        steady = (last - places) / (b - a) * 60
+        window = f"{last - places} finishes from {a:.0f} s to {b:.0f} s"
+print(f"steady rate: {steady:.2f} students a minute ({window or 'too few finishes after the first round of ' + str(places)})")
 for k, v in sorted(steps.items(), key=lambda kv: -kv[1]):
     print(f"  step {k:10s} {v:8.1f} s summed over the class ({v / done if done else 0:.1f} s a student)")
 # Timed runs hold the GPU alone, so their sum over the class is the part of the wall the GPU
@@ -247,10 +265,12 @@ if marks:
                   f"(its turn held {pct(turn):.0f} %), idle {pct(wall - busy):.0f} %")
 with open(os.path.join(out, "class.csv"), "w", newline="") as f:
     w = csv.writer(f)
-    w.writerow(["options", "students", "seconds", "students_per_minute", "seconds_per_student"]
+    w.writerow(["options", "students", "seconds", "students_per_minute", "steady_per_minute",
+                "places", "seconds_per_student"]
                + [f"step_{k}_s" for k in sorted(steps)] + [f"gpu_{k}" for k in sorted(gpu)]
                + [f"gpu_{k}" for k in line_cols])
-    w.writerow([opts, done, f"{secs:.1f}", f"{rate:.3f}", f"{secs / done if done else 0:.2f}"]
+    w.writerow([opts, done, f"{secs:.1f}", f"{rate:.3f}", f"{steady:.3f}", places,
+                f"{secs / done if done else 0:.2f}"]
                + [f"{steps[k]:.2f}" for k in sorted(steps)] + [f"{gpu[k]:.2f}" for k in sorted(gpu)]
                + [f"{v:.2f}" for v in line_cols.values()])
 with open(os.path.join(out, "steps.csv"), "w", newline="") as f:
@@ -266,29 +286,46 @@ for line in odd:
 sys.exit(1 if odd else 0)
 FIGURES
 
-# One grading of the whole class into DIR: run_class DIR [grader class options...]; 0, or 1 when
-# a task is not as its student's kind says.
+# places_on K: students graded at once on K GPUs (--jobs for each GPU; by default grader
+# class's, a quarter of each GPU's share of the cores, 1 to 4)
+jobs=""
+for ((i = 0; i < ${#opts[@]}; i++)); do
+  case ${opts[i]} in --jobs) jobs=${opts[i + 1]:-} ;; --jobs=*) jobs=${opts[i]#--jobs=} ;; esac
+done
+places_on() {
+  local per=$jobs cores
+  if [ -z "$per" ]; then
+    cores=$(($(nproc) / $1))
+    per=$((cores >= 16 ? 4 : cores >= 4 ? cores / 4 : 1))
+  fi
+  echo $((per * $1))
+}
+
+# One grading of the whole class into DIR: run_class DIR K [grader class options...] (K: the
+# GPUs it grades on); 0, or 1 when a task is not as its student's kind says.
 run_class() {
-  local dir=$1; shift
+  local dir=$1 k=$2; shift 2
   [ -n "$dir" ] && [ -n "$class" ] || return 2
   mkdir -p "$dir"
   rm -f "$class"/*/results.json "$class/gradebook.csv" "$class/junit.xml" "$class/reference.csv" \
     "$dir/gpu-trace.txt" "$dir/gpu-trace.txt.gpus"
-  local t0=$SECONDS rc secs
+  local t0=$SECONDS rc secs began
+  began=$(date +%s.%N)
   GRADER_GPU_TRACE=$dir/gpu-trace.txt timeout -k 30 -s INT "$limit" build/grader/grader class \
     "$class" --course "$course" "$@" >"$dir/class.log" 2>&1
   rc=$?
   secs=$((SECONDS - t0))
   echo "grader class $* : exit $rc, $secs s" | tee -a "$dir/summary.txt"
   cp "$class/gradebook.csv" "$class/junit.xml" "$class/reference.csv" "$dir/" 2>/dev/null
-  python3 "$work/figures.py" "$class" "$secs" "$dir" "$*" | tee -a "$dir/summary.txt"
+  python3 "$work/figures.py" "$class" "$secs" "$dir" "$*" "$began" "$(places_on "$k")" "$n" |
+    tee -a "$dir/summary.txt"
   local figures_rc=${PIPESTATUS[0]}
   grep -E "^\[" "$dir/class.log" | tail -n "$n" >>"$dir/summary.txt"
   return "$figures_rc"
 }
 
 if [ $scanning -eq 0 ]; then
-  run_class "$out" ${opts[@]+"${opts[@]}"}
+  run_class "$out" "$n_gpus" ${opts[@]+"${opts[@]}"}
   exit $?
 fi
 
@@ -296,19 +333,10 @@ fi
 # the most GPUs scanned (--jobs for each GPU; by default grader class's, a quarter of each
 # GPU's share of the cores, 1 to 4). A class smaller than that measures one or two rounds, and
 # its wall is the slowest student's: 6 students on two GPUs' 8 places all started at once.
-jobs=""
-for ((i = 0; i < ${#opts[@]}; i++)); do
-  case ${opts[i]} in --jobs) jobs=${opts[i + 1]:-} ;; --jobs=*) jobs=${opts[i]#--jobs=} ;; esac
-done
 most=0
 for k in ${scan//,/ }; do [ "$k" -le "$n_gpus" ] && [ "$k" -gt "$most" ] && most=$k; done
 if [ "$most" -gt 0 ]; then
-  per=$jobs
-  if [ -z "$per" ]; then
-    cores=$(($(nproc) / most))
-    per=$((cores >= 16 ? 4 : cores >= 4 ? cores / 4 : 1))
-  fi
-  places=$((per * most))
+  places=$(places_on "$most")
   [ "$n" -ge $((2 * places)) ] ||
     echo "note: $n students for $places places at once on $most GPU(s): under twice the places, the rate measures the class's last round, not a steady state (use $((2 * places)) or more)" |
     tee -a "$out/summary.txt"
@@ -320,7 +348,7 @@ for k in ${scan//,/ }; do
     continue
   fi
   echo "== $k GPU(s)" | tee -a "$out/summary.txt"
-  run_class "$out/gpus-$k" --gpus "$(seq -s, 0 $((k - 1)))" --work "$work/work-$k" \
+  run_class "$out/gpus-$k" "$k" --gpus "$(seq -s, 0 $((k - 1)))" --work "$work/work-$k" \
     ${opts[@]+"${opts[@]}"} || rc=1
   runs+=("$out/gpus-$k")
   rm -rf "$work/work-$k"
@@ -346,13 +374,18 @@ for d in runs:
     rows.append((k, c, g, o))
 if not rows:
     sys.exit(1)
-base_k, base_rate = rows[0][0], float(rows[0][1]["students_per_minute"])
+# the speed-up is the steady rates' where every run has one (the first rounds and the
+# last, with places empty, left out: bench_class's figures.py), else the walls'
+steady = all(float(c.get("steady_per_minute", "nan")) > 0 for _, c, _, _ in rows)
+key = "steady_per_minute" if steady else "students_per_minute"
+base_k, base_rate = rows[0][0], float(rows[0][1][key])
 targets = {2: 1.8, 4: 3.4}  # the rate on K GPUs over the rate on one
-print(f"{'GPUs':>4} {'students':>8} {'wall s':>7} {'per min':>8} {'speed-up':>8}  "
-      f"each GPU: busy / idle % of the span (tasks)")
+print(f"speed-up of the {'steady rates' if steady else 'rates over the whole wall (too few finishes for a steady rate)'}")
+print(f"{'GPUs':>4} {'places':>6} {'students':>8} {'wall s':>7} {'per min':>8} {'steady':>7} "
+      f"{'speed-up':>8}  each GPU: busy / idle % of the span (tasks)")
 table = []
 for k, c, g, o in rows:
-    rate = float(c["students_per_minute"])
+    rate = float(c[key])
     up = rate / base_rate if base_rate > 0 else 0
     per = "  ".join(f"{r['gpu']}: {100 * float(r['busy_s']) / float(r['span_s']):.0f}/"
                     f"{100 * float(r['idle_s']) / float(r['span_s']):.0f} ({r['tasks']})"
@@ -360,9 +393,11 @@ for k, c, g, o in rows:
     note = ""
     if k in targets and base_k == 1:
         note = f"   target {targets[k]}x: {'met' if up >= targets[k] else 'not met'}"
-    print(f"{k:>4} {c['students']:>8} {float(c['seconds']):>7.0f} {rate:>8.2f} {up:>7.2f}x  "
-          f"{per}{note}")
-    table.append([k, c["students"], c["seconds"], f"{rate:.3f}", f"{up:.3f}",
+    print(f"{k:>4} {c['places']:>6} {c['students']:>8} {float(c['seconds']):>7.0f} "
+          f"{float(c['students_per_minute']):>8.2f} {float(c['steady_per_minute']):>7.2f} "
+          f"{up:>7.2f}x  {per}{note}")
+    table.append([k, c["places"], c["students"], c["seconds"], c["students_per_minute"],
+                  c["steady_per_minute"], f"{up:.3f}",
                   " ".join(f"{r['gpu']}:{r['busy_s']}:{r['idle_s']}:{r['tasks']}" for r in g)])
 # every task of every student graded in two runs: the same outcome in both
 differ = 0
@@ -378,7 +413,8 @@ for k, _, _, o in rows[1:]:
           + (f"; {only} students graded in one of the two runs only" if only else ""))
 with open(os.path.join(out, "scaling.csv"), "w", newline="") as f:
     w = csv.writer(f)
-    w.writerow(["gpus", "students", "seconds", "students_per_minute", "speedup",
+    w.writerow(["gpus", "places", "students", "seconds", "students_per_minute",
+                "steady_per_minute", "speedup",
                 "gpu:busy_s:idle_s:tasks"])
     w.writerows(table)
 sys.exit(1 if differ else 0)

@@ -39,7 +39,7 @@ if pgrep -f "^$hang_bin( |$)" >/dev/null; then bad "the student's program surviv
 else ok "SIGINT: no process of the student's program is left"; fi
 
 # ---- a task's duration_s is its own work; the time it waited for the GPU's lock is wait_s
-lock=$(ls "$course"/build/grader/*-gpu.lock)
+lock=$(ls "$course"/build/grader/*-gpu*.lock | head -n 1) # -gpuN.lock where CUDA_VISIBLE_DEVICES names one
 flock -x "$lock" sleep 3 &
 held=$!
 sleep 0.3

@@ -7,6 +7,9 @@
 #   machine's time was up).
 # - With a GPU (a stand-in nvidia-smi): two "gpu-shared" groups run at the same time, and a
 #   "gpu" group never beside either.
+# - With two GPUs: two "gpu" groups run at the same time, each on a GPU of its own
+#   (CUDA_VISIBLE_DEVICES), and never on a GPU that another group holds; CUDA_VISIBLE_DEVICES
+#   set to one index keeps the run on that GPU, one group at a time.
 source "$(dirname "$0")/../lib.sh"
 
 tree=$TEST_TMP/tree
@@ -61,4 +64,52 @@ for s0, s1 in ((a0, a1), (b0, b1)):
 PY
 [ $? -eq 0 ] && ok "gpu-shared groups share the GPU; a gpu group has it alone" ||
   bad "GPU lock: $(cat "$TEST_TMP/spans.check")"
+# ---- two GPUs: a place each
+tree=$TEST_TMP/tree3
+mkdir -p "$tree/tests/x" "$TEST_TMP/bin2"
+cp "$ROOT/tests/run.sh" "$ROOT/tests/lib.sh" "$tree/tests/"
+printf '#!/bin/sh\necho "GPU 0: stand-in (UUID: GPU-0)"\necho "GPU 1: stand-in (UUID: GPU-1)"\n' \
+  >"$TEST_TMP/bin2/nvidia-smi"
+chmod +x "$TEST_TMP/bin2/nvidia-smi"
+for g in ea:gpu:2 eb:gpu:2 ec:gpu:1 sa:gpu-shared:1 sb:gpu-shared:1; do
+  IFS=: read -r name kind secs <<<"$g"
+  printf '#!/usr/bin/env bash\n# test-group: %s\necho "%s ${CUDA_VISIBLE_DEVICES:-none} $(date +%%s.%%N)" >>"%s"\nsleep %s\necho "%s ${CUDA_VISIBLE_DEVICES:-none} $(date +%%s.%%N)" >>"%s"\n' \
+    "$kind" "$name" "$TEST_TMP/spans3" "$secs" "$name" "$TEST_TMP/spans3" >"$tree/tests/x/test_$name.sh"
+done
+check_places() { # SPANS WANT_GPUS: every group on one of them; a "gpu" group alone on its GPU
+  python3 - "$@" <<'PY'
+import sys
+t, gpu_of = {}, {}
+for line in open(sys.argv[1]):
+    name, gpu, at = line.split()
+    t.setdefault(name, []).append(float(at))
+    gpu_of[name] = gpu
+want = sys.argv[2].split(",")
+assert all(g in want for g in gpu_of.values()), ("a group ran outside the GPUs", gpu_of)
+names = sorted(t)
+for a in names:
+    for b in names:
+        if a >= b or gpu_of[a] != gpu_of[b]:
+            continue
+        if a.startswith("s") and b.startswith("s"):
+            continue  # shared groups may share a GPU
+        (a0, a1), (b0, b1) = t[a], t[b]
+        assert a1 <= b0 or b1 <= a0, (f"{a} and {b} ran at once on GPU {gpu_of[a]}", t)
+if len(want) > 1:
+    (a0, a1), (b0, b1) = t["ea"], t["eb"]
+    assert a0 < b1 and b0 < a1, ("the two gpu groups did not run at once", t, gpu_of)
+PY
+}
+env -u CUDA_VISIBLE_DEVICES PATH="$TEST_TMP/bin2:$PATH" TEST_JOBS=5 bash "$tree/tests/run.sh" \
+  >"$TEST_TMP/out3" 2>&1 || { bad "the two-GPU run failed"; cat "$TEST_TMP/out3"; }
+check_places "$TEST_TMP/spans3" 0,1 >"$TEST_TMP/spans3.check" 2>&1 &&
+  ok "two GPUs: two gpu groups at once, each alone on its GPU" ||
+  bad "two GPUs: $(cat "$TEST_TMP/spans3.check")"
+rm -f "$TEST_TMP/spans3"
+CUDA_VISIBLE_DEVICES=1 PATH="$TEST_TMP/bin2:$PATH" TEST_JOBS=5 bash "$tree/tests/run.sh" \
+  >"$TEST_TMP/out4" 2>&1 || { bad "the one-GPU run failed"; cat "$TEST_TMP/out4"; }
+check_places "$TEST_TMP/spans3" 1 >"$TEST_TMP/spans4.check" 2>&1 &&
+  ! grep -q " 0 " "$TEST_TMP/spans3" &&
+  ok "CUDA_VISIBLE_DEVICES=1: one GPU, a gpu group alone on it" ||
+  bad "CUDA_VISIBLE_DEVICES=1: $(cat "$TEST_TMP/spans4.check") $(cat "$TEST_TMP/spans3")"
 finish

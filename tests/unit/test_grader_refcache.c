@@ -2,7 +2,8 @@
  * serves a bounded number of gradings for a bounded time, and the newest is there to bound a
  * run whatever its age; a run that needs the GPU alone excludes every other use of it, timed
  * runs exclude one another but not untimed uses, untimed uses share it, and a run waiting for
- * the GPU alone is not starved by new untimed ones. */
+ * the GPU alone is not starved by new untimed ones. A grader given its GPU by
+ * CUDA_VISIBLE_DEVICES names its files by that GPU, so that graders on two GPUs hold two locks. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -308,6 +309,45 @@ static void test_waiting_alone_run_not_starved(void **state)
     free(dir);
 }
 
+/* One GPU named by index in CUDA_VISIBLE_DEVICES is the GPU of the files; a list, a UUID or
+ * nothing leaves "<host>-gpu<ext>"; an explicit GPU wins. */
+static void test_file_named_by_visible_gpu(void **state)
+{
+    (void)state;
+    char host[256] = "localhost";
+    gethostname(host, sizeof host - 1);
+    host[sizeof host - 1] = 0;
+    char *want2 = NULL, *want_none = NULL, *want5 = NULL;
+    assert_true(asprintf(&want2, "/d/%s-gpu2.lock", host) > 0);
+    assert_true(asprintf(&want_none, "/d/%s-gpu.lock", host) > 0);
+    assert_true(asprintf(&want5, "/d/%s-gpu5.lock", host) > 0);
+    const char *old = getenv("CUDA_VISIBLE_DEVICES");
+    char *saved = old ? strdup(old) : NULL;
+    const struct {
+        const char *env;
+        int gpu;
+        const char *want;
+    } cases[] = {{"2", -1, want2},   {NULL, -1, want_none}, {"0,1", -1, want_none},
+                 {"GPU-1a2b", -1, want_none}, {"", -1, want_none}, {"2", 5, want5}};
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        if (cases[i].env)
+            setenv("CUDA_VISIBLE_DEVICES", cases[i].env, 1);
+        else
+            unsetenv("CUDA_VISIBLE_DEVICES");
+        char *p = gpu_file_path("/d", cases[i].gpu, ".lock");
+        assert_string_equal(p, cases[i].want);
+        free(p);
+    }
+    if (saved)
+        setenv("CUDA_VISIBLE_DEVICES", saved, 1);
+    else
+        unsetenv("CUDA_VISIBLE_DEVICES");
+    free(saved);
+    free(want2);
+    free(want_none);
+    free(want5);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -318,6 +358,7 @@ int main(void)
         cmocka_unit_test(test_uses_exclude_as_documented),
         cmocka_unit_test(test_alone_waits_for_timed_run),
         cmocka_unit_test(test_waiting_alone_run_not_starved),
+        cmocka_unit_test(test_file_named_by_visible_gpu),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

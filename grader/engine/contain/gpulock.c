@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/file.h>
 #include <unistd.h>
 
@@ -130,8 +131,19 @@ void gpu_hold_drop(struct gpu_hold *h)
     h->timed = h->whole = -1;
 }
 
+/* The one GPU CUDA_VISIBLE_DEVICES names by index, -1 when it names none, several or a UUID. */
+static int visible_gpu(void)
+{
+    const char *v = getenv("CUDA_VISIBLE_DEVICES");
+    if (!v || !*v || strlen(v) > 9 || strspn(v, "0123456789") != strlen(v))
+        return -1;
+    return atoi(v);
+}
+
 char *gpu_file_path(const char *dir, int gpu, const char *ext)
 {
+    if (gpu < 0)
+        gpu = visible_gpu();
     char host[256] = "localhost";
     gethostname(host, sizeof host - 1);
     host[sizeof host - 1] = 0;

@@ -51,9 +51,11 @@ int gpu_measure_take(const char *path, const char *key);
 int gpu_hold_held(const struct gpu_hold *h);
 void gpu_hold_drop(struct gpu_hold *h);
 
-/* A file of one GPU's gradings in dir: "<dir>/<host>-gpu<N><ext>" (gpu < 0, the GPUs the
- * process sees: "<host>-gpu<ext>"). Named by host as well: Slurm array tasks on different
- * nodes may share one directory, and each node's GPU 0 is another GPU. malloc'd. */
+/* A file of one GPU's gradings in dir: "<dir>/<host>-gpu<N><ext>". gpu < 0: the GPUs the
+ * process sees, N from CUDA_VISIBLE_DEVICES where it names one GPU by index (two graders
+ * given GPUs 0 and 1 that way take two locks, not one), else "<host>-gpu<ext>". Named by
+ * host as well: Slurm array tasks on different nodes may share one directory, and each
+ * node's GPU 0 is another GPU. malloc'd. */
 char *gpu_file_path(const char *dir, int gpu, const char *ext);
 
 #endif /* GRADER_GPULOCK_H */
