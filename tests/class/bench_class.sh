@@ -12,8 +12,9 @@
 #   sanitizer  the solutions, 03's kernel reads past the end of A     matmul_naive sanitizer
 # Writes OUTDIR/summary.txt (the rate over the wall and the steady rate: students finished a
 # minute while every place was taken, the first round and the emptying last one left out;
-# seconds per student, seconds per grading step summed
-# over the class, the GPU's time held and waited for, its time line: held alone, by a first
+# seconds per student, seconds per grading step summed over the class, the programs that
+# held a GPU and how many a second, the CPU's busy share, the GPU's time held and waited for,
+# its time line: held alone, by a first
 # look, only shared, idle; the time no run had its turn, split by whether a timed run was on
 # its way to its gate; each GPU's busy and idle share), OUTDIR/class.csv (one row: the same
 # figures), OUTDIR/steps.csv (one row per student and step), OUTDIR/gpus.csv (one row per GPU),
@@ -102,6 +103,7 @@ cat >"$work/figures.py" <<'FIGURES'
 import csv, glob, json, os, sys
 cls, secs, out, opts = sys.argv[1], float(sys.argv[2]), sys.argv[3], sys.argv[4]
 began, places, class_size = float(sys.argv[5]), int(sys.argv[6]), int(sys.argv[7])
+cpu_busy = float(sys.argv[8])
 steps, gpu, done, rows, odd, outcomes, finished = {}, {}, 0, [], [], [], []
 expected = {"ref": "passed", "slow": "too_slow", "crash": "crashed", "hang": "timed_out",
             "sanitizer": "sanitizer"}
@@ -196,6 +198,17 @@ if marks:
     print(f"  GPU time line over {wall:.0f} s: held alone {span[0]:.1f} s ({pct(span[0]):.0f} %), "
           f"by a first look {span[1]:.1f} s ({pct(span[1]):.0f} %), only shared {span[2]:.1f} s "
           f"({pct(span[2]):.0f} %), idle {span[3]:.1f} s ({pct(span[3]):.0f} %)")
+    # Each hold is a program started (a graded run, a reference, compute-sanitizer, ncu, a
+    # verifier or probe: "untimed"); each such CUDA program creates its context, and the
+    # driver creates them one at a time for the whole machine (bench_contexts.sh)
+    kinds = {}
+    for prog, use, *_ in marks:
+        kind = prog if prog in ("compute-sanitizer", "ncu") else "untimed" if use == "shared" else use
+        kinds[kind] = kinds.get(kind, 0) + 1
+    line_cols["programs"] = len(marks)
+    print(f"  programs that held the GPU: {len(marks)}, {len(marks) / wall if wall > 0 else 0:.2f} a second ("
+          + ", ".join(f"{k} {v}" for k, v in sorted(kinds.items(), key=lambda kv: -kv[1]))
+          + f"); the CPU {cpu_busy:.0f} % busy over the run")
     by = {}
     for prog, use, held, turn, end, *_ in marks:
         who = prog if prog in ("compute-sanitizer", "ncu") else "timed runs"
@@ -286,6 +299,8 @@ for line in odd:
 sys.exit(1 if odd else 0)
 FIGURES
 
+cpu_ticks() { awk '/^cpu /{ print $2 + $3 + $4 + $6 + $7 + $8, $5 }' /proc/stat; } # busy idle
+
 # places_on K: students graded at once on K GPUs (--jobs for each GPU; by default grader
 # class's, a quarter of each GPU's share of the cores, 1 to 4)
 jobs=""
@@ -309,15 +324,18 @@ run_class() {
   mkdir -p "$dir"
   rm -f "$class"/*/results.json "$class/gradebook.csv" "$class/junit.xml" "$class/reference.csv" \
     "$dir/gpu-trace.txt" "$dir/gpu-trace.txt.gpus"
-  local t0=$SECONDS rc secs began
+  local t0=$SECONDS rc secs began b0 i0 b1 i1
+  read -r b0 i0 < <(cpu_ticks)
   began=$(date +%s.%N)
   GRADER_GPU_TRACE=$dir/gpu-trace.txt timeout -k 30 -s INT "$limit" build/grader/grader class \
     "$class" --course "$course" "$@" >"$dir/class.log" 2>&1
   rc=$?
   secs=$((SECONDS - t0))
+  read -r b1 i1 < <(cpu_ticks)
   echo "grader class $* : exit $rc, $secs s" | tee -a "$dir/summary.txt"
   cp "$class/gradebook.csv" "$class/junit.xml" "$class/reference.csv" "$dir/" 2>/dev/null
-  python3 "$work/figures.py" "$class" "$secs" "$dir" "$*" "$began" "$(places_on "$k")" "$n" |
+  python3 "$work/figures.py" "$class" "$secs" "$dir" "$*" "$began" "$(places_on "$k")" "$n" \
+    "$(( 100 * (b1 - b0) / ((b1 - b0) + (i1 - i0) > 0 ? (b1 - b0) + (i1 - i0) : 1) ))" |
     tee -a "$dir/summary.txt"
   local figures_rc=${PIPESTATUS[0]}
   grep -E "^\[" "$dir/class.log" | tail -n "$n" >>"$dir/summary.txt"
