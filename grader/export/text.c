@@ -54,8 +54,10 @@ static void text_task(const struct task *t, struct strbuf *b)
               task_score(t), r ? r->max_score : task_weight(t));
     if (r && r->n_cases)
         sb_printf(b, "  %zu/%zu cases", result_cases_passed(r), r->n_cases);
+    char rt[24];
     if (r && r->speed_measured)
-        sb_printf(b, "  speed %.2fx (needs %.2f)", r->speed_ratio, r->speed_threshold);
+        sb_printf(b, "  speed %sx (needs %.2f)", ratio_text(r->speed_ratio, rt, sizeof rt),
+                  r->speed_threshold);
     sb_puts(b, "\n");
     if (!r)
         return;

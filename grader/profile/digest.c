@@ -170,8 +170,9 @@ static void harness_line(const struct profile_digest *d, const char *indent, str
     put_figure(b, h->time_ms, "ms");
     sb_puts(b, "the reference's ");
     put_figure(b, h->ref_time_ms, "ms");
+    char rt[24];
     if (!isnan(h->ratio))
-        sb_printf(b, "ratio %.2f (bar %.2f)", h->ratio, h->threshold);
+        sb_printf(b, "ratio %s (bar %.2f)", ratio_text(h->ratio, rt, sizeof rt), h->threshold);
     sb_puts(b, "\n");
 }
 

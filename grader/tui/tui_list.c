@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include "tui_screen.h"
+#include "util.h"
 
 const char tui_list_keys[] =
     "\xe2\x86\x91\xe2\x86\x93 move  / find  Enter grade  \xe2\x86\x92 details  a all  w watch  "
@@ -181,7 +182,9 @@ static void draw_task_row(struct tui *ui, int y, size_t index, const struct colu
     }
     if (result_speed_measured(r)) {
         double ratio = result_speed_ratio(r);
-        snprintf(cell, sizeof cell, "%.2f%s", ratio, ui->utf8 ? "\xc3\x97" : "x");
+        char rt[24];
+        snprintf(cell, sizeof cell, "%s%s", ratio_text(ratio, rt, sizeof rt),
+                 ui->utf8 ? "\xc3\x97" : "x");
         put_right(y, k->speed, 7,
                   ratio >= result_speed_threshold(r) ? TUI_C_NORMAL : TUI_C_WARN, sel, cell);
     }

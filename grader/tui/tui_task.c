@@ -264,8 +264,9 @@ static void draw_speed(struct page *p, const struct task *t, const struct task_r
     int fast = ratio >= result_speed_threshold(r);
     speed_bar(p, "yours", mine, max_ms, fast ? TUI_C_BAR_DONE : TUI_C_WARN);
     speed_bar(p, "reference", ref, max_ms, TUI_C_BAR_REF);
-    snprintf(line, sizeof line, "ratio %.2f (reference time / yours): %s", ratio,
-             fast ? "fast enough" : "too slow");
+    char rt[24];
+    snprintf(line, sizeof line, "ratio %s (reference time / yours): %s",
+             ratio_text(ratio, rt, sizeof rt), fast ? "fast enough" : "too slow");
     wrapped(p, 3, fast ? TUI_C_PASS : TUI_C_WARN, 0, line);
     enum ncu_status ncu = result_ncu_status(r);
     if (ncu == NCU_NOT_RUN)

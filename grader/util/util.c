@@ -90,6 +90,12 @@ double now_s(void)
     return ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
+char *ratio_text(double ratio, char *buf, size_t len)
+{
+    snprintf(buf, len, ratio > 0 && ratio < 0.1 ? "%.2g" : "%.2f", ratio);
+    return buf;
+}
+
 /* The child of run_capture: /dev/null in, the pipe out. */
 static void capture_child(char *const argv[], int with_stderr, int fd)
 {

@@ -28,6 +28,11 @@ void set_str(char **dst, const char *s);
 /* Seconds on the monotonic clock: for measuring durations only. */
 double now_s(void);
 
+/* A speed ratio as a student reads it, into buf (16 bytes or more): two decimals ("0.83"),
+ * but two significant digits under 0.1, so that a kernel hundreds of times slower reads
+ * "0.002", not "0.00". Returns buf. */
+char *ratio_text(double ratio, char *buf, size_t len);
+
 /* Runs argv, a trusted tool looked up in PATH, with stdin from /dev/null and its stdout (and
  * its stderr too when with_stderr, else discarded) into *out: malloc'd, NUL-terminated, at most
  * max bytes (the rest is read and dropped, so the tool never blocks on a full pipe), its length

@@ -33,6 +33,19 @@ static void test_strbuf(void **state)
     free(s);
 }
 
+/* A ratio far below 1 keeps its digits: "0.002", never "0.00". */
+static void test_ratio_text(void **state)
+{
+    (void)state;
+    char b[24];
+    assert_string_equal(ratio_text(0.83, b, sizeof b), "0.83");
+    assert_string_equal(ratio_text(1.0, b, sizeof b), "1.00");
+    assert_string_equal(ratio_text(0.1, b, sizeof b), "0.10");
+    assert_string_equal(ratio_text(0.0456, b, sizeof b), "0.046");
+    assert_string_equal(ratio_text(0.00203, b, sizeof b), "0.002");
+    assert_string_equal(ratio_text(0, b, sizeof b), "0.00");
+}
+
 static void test_run_capture(void **state)
 {
     (void)state;
@@ -123,6 +136,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_strbuf),
+        cmocka_unit_test(test_ratio_text),
         cmocka_unit_test(test_run_capture),
         cmocka_unit_test(test_stop_signals),
         cmocka_unit_test(test_dir_unwritable),

@@ -368,12 +368,14 @@ int step_speed(struct job *j)
     r->speed_ratio = ref_ms / c->time_ms;
     if (!j->o->no_witness)
         witness_speed(j, sc->name, c->time_ms, &rt);
-    char first[64] = "";
+    char first[64] = "", ratio[24];
     if (r->speed_first_ratio >= 0)
-        snprintf(first, sizeof first, "; the first run's ratio %.2f", r->speed_first_ratio);
+        snprintf(first, sizeof first, "; the first run's ratio %s",
+                 ratio_text(r->speed_first_ratio, ratio, sizeof ratio));
     if (r->speed_ratio < r->speed_threshold)
         job_fact(j, OUTCOME_TOO_SLOW,
-                 "case %s: %.3g ms against the reference's %.3g ms (ratio %.2f, needs %.2f%s)",
-                 sc->name, c->time_ms, ref_ms, r->speed_ratio, r->speed_threshold, first);
+                 "case %s: %.3g ms against the reference's %.3g ms (ratio %s, needs %.2f%s)",
+                 sc->name, c->time_ms, ref_ms, ratio_text(r->speed_ratio, ratio, sizeof ratio),
+                 r->speed_threshold, first);
     return facts_none(&j->facts);
 }
