@@ -343,7 +343,15 @@ run_class() {
 }
 
 if [ $scanning -eq 0 ]; then
-  run_class "$out" "$n_gpus" ${opts[@]+"${opts[@]}"}
+  # the GPUs it grades on: --gpus, else the one grader class takes by default
+  k=1
+  for ((i = 0; i < ${#opts[@]}; i++)); do
+    case ${opts[i]} in
+      --gpus) g=${opts[i + 1]:-0}; k=$(( $(tr -cd , <<<"$g" | wc -c) + 1 )) ;;
+      --gpus=*) g=${opts[i]#--gpus=}; k=$(( $(tr -cd , <<<"$g" | wc -c) + 1 )) ;;
+    esac
+  done
+  run_class "$out" "$k" ${opts[@]+"${opts[@]}"}
   exit $?
 fi
 
