@@ -303,9 +303,15 @@ cpu_ticks() { awk '/^cpu /{ print $2 + $3 + $4 + $6 + $7 + $8, $5 }' /proc/stat;
 
 # places_on K: students graded at once on K GPUs (--jobs for each GPU; by default grader
 # class's, a quarter of each GPU's share of the cores, 1 to 4)
-jobs=""
+# from the options: --jobs, and the GPUs --gpus names (grader class takes one without it)
+jobs="" gpus_given=1
 for ((i = 0; i < ${#opts[@]}; i++)); do
-  case ${opts[i]} in --jobs) jobs=${opts[i + 1]:-} ;; --jobs=*) jobs=${opts[i]#--jobs=} ;; esac
+  case ${opts[i]} in
+    --jobs) jobs=${opts[i + 1]:-} ;;
+    --jobs=*) jobs=${opts[i]#--jobs=} ;;
+    --gpus) gpus_given=$(( $(tr -cd , <<<"${opts[i + 1]:-0}" | wc -c) + 1 )) ;;
+    --gpus=*) gpus_given=$(( $(tr -cd , <<<"${opts[i]#--gpus=}" | wc -c) + 1 )) ;;
+  esac
 done
 places_on() {
   local per=$jobs cores
@@ -343,15 +349,7 @@ run_class() {
 }
 
 if [ $scanning -eq 0 ]; then
-  # the GPUs it grades on: --gpus, else the one grader class takes by default
-  k=1
-  for ((i = 0; i < ${#opts[@]}; i++)); do
-    case ${opts[i]} in
-      --gpus) g=${opts[i + 1]:-0}; k=$(( $(tr -cd , <<<"$g" | wc -c) + 1 )) ;;
-      --gpus=*) g=${opts[i]#--gpus=}; k=$(( $(tr -cd , <<<"$g" | wc -c) + 1 )) ;;
-    esac
-  done
-  run_class "$out" "$k" ${opts[@]+"${opts[@]}"}
+  run_class "$out" "$gpus_given" ${opts[@]+"${opts[@]}"}
   exit $?
 fi
 

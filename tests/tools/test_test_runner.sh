@@ -44,11 +44,18 @@ mkdir -p "$tree/tests/x" "$TEST_TMP/bin"
 cp "$ROOT/tests/run.sh" "$ROOT/tests/lib.sh" "$tree/tests/"
 printf '#!/bin/sh\necho "GPU 0: stand-in (UUID: GPU-0)"\n' >"$TEST_TMP/bin/nvidia-smi"
 chmod +x "$TEST_TMP/bin/nvidia-smi"
-for g in ex:gpu:1 sa:gpu-shared:2 sb:gpu-shared:2; do
-  IFS=: read -r name kind secs <<<"$g"
-  printf '#!/usr/bin/env bash\n# test-group: %s\necho "%s $(date +%%s.%%N)" >>"%s"\nsleep %s\necho "%s $(date +%%s.%%N)" >>"%s"\n' \
-    "$kind" "$name" "$TEST_TMP/spans" "$secs" "$name" "$TEST_TMP/spans" >"$tree/tests/x/test_$name.sh"
-done
+# groups TREE SPANS NAME:KIND:SECONDS...: test groups of that kind that sleep that long and
+# write "NAME GPU TIME" to SPANS as they begin and end (GPU: their CUDA_VISIBLE_DEVICES)
+groups() {
+  local tree=$1 spans=$2 g name kind secs
+  shift 2
+  for g in "$@"; do
+    IFS=: read -r name kind secs <<<"$g"
+    printf '#!/usr/bin/env bash\n# test-group: %s\necho "%s ${CUDA_VISIBLE_DEVICES:-none} $(date +%%s.%%N)" >>"%s"\nsleep %s\necho "%s ${CUDA_VISIBLE_DEVICES:-none} $(date +%%s.%%N)" >>"%s"\n' \
+      "$kind" "$name" "$spans" "$secs" "$name" "$spans" >"$tree/tests/x/test_$name.sh"
+  done
+}
+groups "$tree" "$TEST_TMP/spans" ex:gpu:1 sa:gpu-shared:2 sb:gpu-shared:2
 # one GPU: the stand-in's (CUDA_VISIBLE_DEVICES, as a run on a host of several GPUs sets it
 # for this group, would name others)
 env -u CUDA_VISIBLE_DEVICES PATH="$TEST_TMP/bin:$PATH" TEST_JOBS=4 bash "$tree/tests/run.sh" >"$TEST_TMP/out2" 2>&1 ||
@@ -57,7 +64,7 @@ python3 - "$TEST_TMP/spans" >"$TEST_TMP/spans.check" 2>&1 <<'PY'
 import sys
 t = {}
 for line in open(sys.argv[1]):
-    name, at = line.split()
+    name, _, at = line.split()
     t.setdefault(name, []).append(float(at))
 (ex0, ex1), (a0, a1), (b0, b1) = t["ex"], t["sa"], t["sb"]
 assert a0 < b1 and b0 < a1, ("the shared groups did not overlap", t)
@@ -73,11 +80,7 @@ cp "$ROOT/tests/run.sh" "$ROOT/tests/lib.sh" "$tree/tests/"
 printf '#!/bin/sh\necho "GPU 0: stand-in (UUID: GPU-0)"\necho "GPU 1: stand-in (UUID: GPU-1)"\n' \
   >"$TEST_TMP/bin2/nvidia-smi"
 chmod +x "$TEST_TMP/bin2/nvidia-smi"
-for g in ea:gpu:2 eb:gpu:2 ec:gpu:1 sa:gpu-shared:1 sb:gpu-shared:1; do
-  IFS=: read -r name kind secs <<<"$g"
-  printf '#!/usr/bin/env bash\n# test-group: %s\necho "%s ${CUDA_VISIBLE_DEVICES:-none} $(date +%%s.%%N)" >>"%s"\nsleep %s\necho "%s ${CUDA_VISIBLE_DEVICES:-none} $(date +%%s.%%N)" >>"%s"\n' \
-    "$kind" "$name" "$TEST_TMP/spans3" "$secs" "$name" "$TEST_TMP/spans3" >"$tree/tests/x/test_$name.sh"
-done
+groups "$tree" "$TEST_TMP/spans3" ea:gpu:2 eb:gpu:2 ec:gpu:1 sa:gpu-shared:1 sb:gpu-shared:1
 check_places() { # SPANS WANT_GPUS: every group on one of them; a "gpu" group alone on its GPU
   python3 - "$@" <<'PY'
 import sys
