@@ -61,10 +61,10 @@ struct profile_digest *profile_digest_task(const struct task *t, const struct ta
     struct profile_harness h = {known(result_time_ms(r)), known(result_ref_time_ms(r)),
                                 result_speed_measured(r) ? result_speed_ratio(r) : NAN,
                                 result_speed_threshold(r)};
-    struct profile_digest *d = profile_digest_make(result_profile_text(r, 0),
-                                                   result_profile_text(r, 1),
-                                                   result_profile_why(r), bad ? NULL : &rules,
-                                                   task_name(t), &h);
+    const char *const text[2] = {result_profile_text(r, 0), result_profile_text(r, 1)};
+    const char *const times[2] = {result_profile_times(r, 0), result_profile_times(r, 1)};
+    struct profile_digest *d = profile_digest_make_timed(text, times, result_profile_why(r),
+                                                         bad ? NULL : &rules, task_name(t), &h);
     if (bad)
         d->rules_error = xstrdup(err);
     profile_rules_free(&rules);

@@ -107,10 +107,20 @@ struct profile_digest *profile_digest_make(const char *student_text, const char 
                                            const struct profile_rules *rules, const char *task,
                                            const struct profile_harness *h)
 {
+    const char *const texts[2] = {student_text, ref_text}, *const times[2] = {NULL, NULL};
+    return profile_digest_make_timed(texts, times, unavailable_why, rules, task, h);
+}
+
+struct profile_digest *profile_digest_make_timed(const char *const texts[2],
+                                                 const char *const times[2],
+                                                 const char *unavailable_why,
+                                                 const struct profile_rules *rules,
+                                                 const char *task,
+                                                 const struct profile_harness *h)
+{
     struct profile_digest *d = xcalloc(1, sizeof *d);
     d->harness = *h;
     char why[512] = "", err[256] = "";
-    const char *texts[2] = {student_text, ref_text};
     const char *who[2] = {"your program", "the reference"};
     if (unavailable_why) {
         snprintf(why, sizeof why, "%s", unavailable_why);
@@ -121,7 +131,9 @@ struct profile_digest *profile_digest_make(const char *student_text, const char 
                 snprintf(why, sizeof why, "ncu gave nothing for %s", who[s]);
             else if (profile_trouble(texts[s], t, sizeof t))
                 snprintf(why, sizeof why, "%s", t);
-            else if (profile_side_read(texts[s], &d->side[s], err, sizeof err) != 0)
+            else if (times[s] && profile_trouble(times[s], t, sizeof t))
+                snprintf(why, sizeof why, "%s", t);
+            else if (profile_side_read_timed(texts[s], times[s], &d->side[s], err, sizeof err) != 0)
                 snprintf(why, sizeof why, "%s, under ncu: %s", who[s], err);
         }
     }
@@ -223,6 +235,9 @@ void profile_digest_text(const struct profile_digest *d, const char *indent, str
         }
         if (p->n > 4)
             sb_printf(b, "%s    ... %zu launches in all\n", indent, p->n);
+        if (p->replayed < p->n)
+            sb_printf(b, "%s    counters of %zu of the %zu launches, the first of each kernel and "
+                      "shape; every launch timed\n", indent, p->replayed, p->n);
     }
     harness_line(d, indent, b);
 }
@@ -249,6 +264,7 @@ static cJSON *side_json(const struct profile_side *s)
         add_number(x, "cycles_per_issue", s->stall_v[k]);
         cJSON_AddItemToArray(st, x);
     }
+    cJSON_AddNumberToObject(o, "launches_replayed", (double)s->replayed);
     cJSON *ks = cJSON_AddArrayToObject(o, "launches");
     for (size_t i = 0; i < s->n; i++) {
         cJSON *k = cJSON_CreateObject();

@@ -49,6 +49,14 @@ struct profile_digest *profile_digest_make(const char *student_text, const char 
                                            const char *unavailable_why,
                                            const struct profile_rules *rules, const char *task,
                                            const struct profile_harness *h);
+/* The same with each side's table of launch times (NULL: none; profile_side_read_timed), where
+ * ncu replayed one launch of each kernel and shape. */
+struct profile_digest *profile_digest_make_timed(const char *const text[2],
+                                                 const char *const times[2],
+                                                 const char *unavailable_why,
+                                                 const struct profile_rules *rules,
+                                                 const char *task,
+                                                 const struct profile_harness *h);
 void profile_digest_free(struct profile_digest *d);
 
 /* One line of why ncu gave nothing, with how to allow it, from its output (NULL when the

@@ -89,12 +89,18 @@ static double source_value(const struct ncu_table *t, size_t row, const struct r
     return v;
 }
 
+/* Row i's duration in ns, NaN when it has none. */
+static double row_time_ns(const struct ncu_table *t, size_t i)
+{
+    int dur = ncu_table_col(t, "gpu__time_duration.sum");
+    return dur < 0 ? NAN : ncu_number(ncu_table_cell(t, i, dur)) * ncu_unit_ms(t->unit[dur]) * 1e6;
+}
+
 static void read_raw(const struct ncu_table *t, size_t row, double raw[R_COUNT])
 {
     for (int i = 0; i < R_COUNT; i++)
         raw[i] = NAN;
-    int dur = ncu_table_col(t, "gpu__time_duration.sum");
-    raw[R_TIME_NS] = ncu_number(ncu_table_cell(t, row, dur)) * ncu_unit_ms(t->unit[dur]) * 1e6;
+    raw[R_TIME_NS] = row_time_ns(t, row);
     for (size_t i = 0; i < sizeof sources / sizeof *sources; i++)
         if (isnan(raw[sources[i].raw]))
             raw[sources[i].raw] = source_value(t, row, &sources[i]);
@@ -227,44 +233,100 @@ static void totals(struct profile_side *s, const double sum[R_COUNT])
     ratios(s->fig, sum);
 }
 
+/* Row i's launch shape, from the sections' columns, else the launch metrics'. */
+static void row_shape(const struct ncu_table *t, size_t i, char *grid, size_t gl, char *block,
+                      size_t bl)
+{
+    snprintf(grid, gl, "%s", ncu_table_cell(t, i, ncu_table_col(t, "Grid Size")));
+    snprintf(block, bl, "%s", ncu_table_cell(t, i, ncu_table_col(t, "Block Size")));
+    if (!grid[0])
+        snprintf(grid, gl, "%s", ncu_table_cell(t, i, ncu_table_col(t, "launch__grid_size")));
+    if (!block[0])
+        snprintf(block, bl, "%s", ncu_table_cell(t, i, ncu_table_col(t, "launch__block_size")));
+}
+
+/* A table with the columns a side needs: 0, or -1 with why in err. */
+static int side_table(const char *text, const char *what, struct ncu_table *t, char *err,
+                      size_t errlen)
+{
+    if (ncu_table_read(text, t, err, errlen) != 0)
+        return -1;
+    int name = ncu_table_col(t, "Kernel Name"), dur = ncu_table_col(t, "gpu__time_duration.sum");
+    if (name >= 0 && dur >= 0)
+        return 0;
+    snprintf(err, errlen, "ncu's %s has no %s column", what,
+             name < 0 ? "Kernel Name" : "gpu__time_duration.sum");
+    ncu_table_free(t);
+    return -1;
+}
+
+/* The row of the replayed table with the kernel and shape of the timed table's row i; -1
+ * when none. */
+static long replayed_row(const struct ncu_table *r, const struct ncu_table *t, size_t i)
+{
+    const char *name = ncu_table_cell(t, i, ncu_table_col(t, "Kernel Name"));
+    char grid[48], block[48], g[48], b[48];
+    row_shape(t, i, grid, sizeof grid, block, sizeof block);
+    int rname = ncu_table_col(r, "Kernel Name");
+    for (size_t j = 0; j < r->n_rows; j++) {
+        if (strcmp(ncu_table_cell(r, j, rname), name) != 0)
+            continue;
+        row_shape(r, j, g, sizeof g, b, sizeof b);
+        if (strcmp(g, grid) == 0 && strcmp(b, block) == 0)
+            return (long)j;
+    }
+    return -1;
+}
+
 int profile_side_read(const char *text, struct profile_side *s, char *err, size_t errlen)
 {
+    return profile_side_read_timed(text, NULL, s, err, errlen);
+}
+
+int profile_side_read_timed(const char *text, const char *times, struct profile_side *s,
+                            char *err, size_t errlen)
+{
     memset(s, 0, sizeof *s);
-    struct ncu_table t;
-    if (ncu_table_read(text, &t, err, errlen) != 0)
+    struct ncu_table r, t; /* the replayed launches; the timed ones (r itself without times) */
+    if (side_table(text, "table", &r, err, errlen) != 0)
         return -1;
-    int name = ncu_table_col(&t, "Kernel Name"), dur = ncu_table_col(&t, "gpu__time_duration.sum");
-    if (name < 0 || dur < 0) {
-        snprintf(err, errlen, "ncu's table has no %s column",
-                 name < 0 ? "Kernel Name" : "gpu__time_duration.sum");
-        ncu_table_free(&t);
+    if (times && side_table(times, "table of launch times", &t, err, errlen) != 0) {
+        ncu_table_free(&r);
         return -1;
     }
-    size_t *rows = xcalloc(t.n_rows + 1, sizeof *rows);
-    double *time_ns = xcalloc(t.n_rows + 1, sizeof *time_ns);
+    const struct ncu_table *launches = times ? &t : &r;
+    int name = ncu_table_col(launches, "Kernel Name");
+    size_t n_rows = launches->n_rows;
+    size_t *rows = xcalloc(n_rows + 1, sizeof *rows);
+    double *time_ns = xcalloc(n_rows + 1, sizeof *time_ns);
+    char *seen = xcalloc(r.n_rows + 1, 1);
+    size_t m = 0; /* launches with counters, for the stalls */
     double sum[R_COUNT] = {0};
-    s->k = xcalloc(t.n_rows + 1, sizeof *s->k);
-    for (size_t i = 0; i < t.n_rows; i++) {
-        const char *kn = ncu_table_cell(&t, i, name);
+    s->k = xcalloc(n_rows + 1, sizeof *s->k);
+    for (size_t i = 0; i < n_rows; i++) {
+        const char *kn = ncu_table_cell(launches, i, name);
         if (objcheck_harness_name(kn))
             continue; /* the harness's inputs, drawn on the GPU */
+        long j = times ? replayed_row(&r, &t, i) : (long)i;
         double raw[R_COUNT];
-        read_raw(&t, i, raw);
-        struct profile_kernel *k = &s->k[s->n];
+        for (int x = 0; x < R_COUNT; x++)
+            raw[x] = NAN;
+        if (j >= 0)
+            read_raw(&r, (size_t)j, raw);
+        if (times)
+            raw[R_TIME_NS] = row_time_ns(&t, i);
+        struct profile_kernel *k = &s->k[s->n++];
         k->name = xstrdup(kn);
-        snprintf(k->grid, sizeof k->grid, "%s", ncu_table_cell(&t, i, ncu_table_col(&t, "Grid Size")));
-        snprintf(k->block, sizeof k->block, "%s",
-                 ncu_table_cell(&t, i, ncu_table_col(&t, "Block Size")));
-        if (!k->grid[0])
-            snprintf(k->grid, sizeof k->grid, "%s",
-                     ncu_table_cell(&t, i, ncu_table_col(&t, "launch__grid_size")));
-        if (!k->block[0])
-            snprintf(k->block, sizeof k->block, "%s",
-                     ncu_table_cell(&t, i, ncu_table_col(&t, "launch__block_size")));
+        row_shape(launches, i, k->grid, sizeof k->grid, k->block, sizeof k->block);
         kernel_figures(k, raw);
         add_raw(sum, raw);
-        rows[s->n] = i;
-        time_ns[s->n++] = raw[R_TIME_NS];
+        if (j >= 0) {
+            if (!seen[j])
+                s->replayed++;
+            seen[j] = 1;
+            rows[m] = (size_t)j;
+            time_ns[m++] = raw[R_TIME_NS];
+        }
     }
     int rc = 0;
     if (s->n == 0) {
@@ -272,11 +334,14 @@ int profile_side_read(const char *text, struct profile_side *s, char *err, size_
         rc = -1;
     } else {
         totals(s, sum);
-        top_stalls(&t, rows, time_ns, s->n, s);
+        top_stalls(&r, rows, time_ns, m, s);
     }
     free(rows);
     free(time_ns);
-    ncu_table_free(&t);
+    free(seen);
+    ncu_table_free(&r);
+    if (times)
+        ncu_table_free(&t);
     if (rc)
         profile_side_free(s);
     return rc;

@@ -25,6 +25,8 @@ struct profile_kernel {
 struct profile_side {
     struct profile_kernel *k; /* launches in order */
     size_t n;
+    size_t replayed; /* the launches whose counters ncu read; each other launch has those of
+                      * the first of its kernel and shape (profile_side_read_timed) */
     double fig[PROFILE_FIGURE_COUNT]; /* the side's total */
     /* the top stall reasons (cycles a warp waits per instruction issued), largest first;
      * name "" when fewer */
@@ -35,6 +37,13 @@ struct profile_side {
 /* Reads a side from ncu's output. 0, or -1 with why in err (no table, no duration column,
  * no kernel of the exercise's). */
 int profile_side_read(const char *text, struct profile_side *s, char *err, size_t errlen);
+/* The same where ncu replayed one launch of each kernel and shape (text: its counters) and
+ * timed every launch in a pass of its own (times: a table of launches and their
+ * gpu__time_duration.sum): every launch is a kernel of the side, with its own time and the
+ * counters of the replayed launch of its kernel and shape, so that sums over launches count
+ * each launch once. times NULL: profile_side_read. */
+int profile_side_read_timed(const char *text, const char *times, struct profile_side *s,
+                            char *err, size_t errlen);
 void profile_side_free(struct profile_side *s);
 /* "memory", "compute" or "latency": what bounds the side, from its throughputs. */
 const char *profile_side_bound(const struct profile_side *s);

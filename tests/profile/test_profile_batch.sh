@@ -68,6 +68,9 @@ assert f["text"] == "your kernels take 1.5 ms where the reference'"'"'s take 0.7
 assert f["teach"] == "Lesson 05, section 1", f
 assert abs(p["student"]["time_ms"] - 1.5) < 1e-9 and abs(p["reference"]["time_ms"] - 0.75) < 1e-9, p
 assert p["student"]["kernels"] == 2 and len(p["student"]["launches"]) == 2, p["student"]
+# counters from the first launch of the shape (ncu replays one), every launch timed
+assert p["student"]["launches_replayed"] == 1, p["student"]
+assert [round(k["time_ms"], 9) for k in p["student"]["launches"]] == [0.6, 0.9], p["student"]["launches"]
 assert p["harness"]["ratio"] is not None, p["harness"]
 ' "$TEST_TMP/p.json"
 py_json "counters not permitted: unavailable, why and how to allow it, the harness's own times" '
@@ -96,11 +99,15 @@ assert abs(p["student"]["time_ms"] - 1.5) < 1e-9, p
 assert d["tasks"][0]["steps"]["profile"] > 0, d["tasks"][0]["steps"]
 ' "$TEST_TMP/again$k.json"
 done
-[ "$refs" = 1 ] && ok "two profiles of a task: the reference under ncu once" ||
-  bad "the reference went under ncu $refs times in two profiles (want 1: the second from the cache)"
+[ "$refs" = 2 ] && ok "two profiles of a task: the reference under ncu once (counters, times)" ||
+  bad "the reference went under ncu $refs times in two profiles (want 2, counters and times: the second from the cache)"
+grep -q '/solutions/.* per-launch-config metrics=' "$TEST_TMP/calls" &&
+  grep -q '/solutions/.* metrics=gpu__time_duration.sum$' "$TEST_TMP/calls" &&
+  ok "the counters of one launch of each kernel and shape; every launch timed in a run of its own" ||
+  bad "the profile's two ncu runs: $(cat "$TEST_TMP/calls")"
 # the harness's own kernels (namespace lab, mangled _ZN3lab...) are not profiled at all: each
 # costs as many replays as a kernel of the task's
-grep -q '/solutions/.* kernel-name=regex:^(?!_ZN3lab)$' "$TEST_TMP/calls" &&
+[ "$(grep -c '/solutions/.* kernel-name=regex:^(?!_ZN3lab) ' "$TEST_TMP/calls")" = 2 ] &&
   ok "the profile asks ncu to leave the harness's kernels (lab::) out" ||
   bad "the profile's ncu call has no filter for the harness's kernels: $(cat "$TEST_TMP/calls")"
 

@@ -92,6 +92,57 @@ static void test_reader(void **state)
     assert_non_null(strstr(err, "gpu__time_duration.sum"));
 }
 
+/* Counters of one launch of each kernel and shape, every launch timed in a run of its own
+ * (profile_side_read_timed): each launch counts once in the sums, with its own time and the
+ * counters of its shape's replayed launch; a launch whose shape was not replayed keeps its time
+ * and makes the counted sums unknown. */
+static void test_timed_launches(void **state)
+{
+    (void)state;
+    char *counters = rec("transpose_ref"), err[256] = "";
+    const char *times =
+        "\"ID\",\"Kernel Name\",\"Block Size\",\"Grid Size\",\"gpu__time_duration.sum\"\n"
+        "\"\",\"\",\"\",\"\",\"ns\"\n"
+        "\"0\",\"lab::fill_kernel(lab_fill_spec)\",\"(256, 1, 1)\",\"(2112, 1, 1)\",\"160,736\"\n"
+        "\"1\",\"transpose_tiled(const float *, float *, unsigned int, unsigned int)\","
+        "\"(32, 8, 1)\",\"(256, 256, 1)\",\"150,000\"\n"
+        "\"2\",\"transpose_tiled(const float *, float *, unsigned int, unsigned int)\","
+        "\"(32, 8, 1)\",\"(256, 256, 1)\",\"140,000\"\n"
+        "\"3\",\"transpose_tiled(const float *, float *, unsigned int, unsigned int)\","
+        "\"(32, 8, 1)\",\"(256, 256, 1)\",\"160,000\"\n";
+    struct profile_side one, s;
+    assert_int_equal(profile_side_read(counters, &one, err, sizeof err), 0);
+    assert_int_equal(profile_side_read_timed(counters, times, &s, err, sizeof err), 0);
+    assert_int_equal(s.n, 3); /* the harness's launch left out */
+    assert_int_equal(s.replayed, 1);
+    assert_float_equal(s.fig[PF_kernels], 3, 0);
+    assert_float_equal(s.fig[PF_time_ms], 0.45, 1e-12);
+    assert_float_equal(s.k[1].fig[PF_time_ms], 0.14, 1e-12);
+    /* three launches' bytes over three launches' time; ratios of counts as the one's */
+    double bytes = one.fig[PF_dram_gbps] * one.fig[PF_time_ms] * 1e-3;
+    assert_float_equal(s.fig[PF_dram_gbps], 3 * bytes / 0.45e-3, 1e-6 * s.fig[PF_dram_gbps]);
+    assert_float_equal(s.fig[PF_sectors_per_store], one.fig[PF_sectors_per_store], 1e-12);
+    assert_float_equal(s.fig[PF_registers], one.fig[PF_registers], 0);
+    assert_string_equal(s.stall[0], one.stall[0]);
+    profile_side_free(&s);
+    /* a shape ncu did not replay: its time counts, the sums it would add to are unknown */
+    char *more = xasprintf("%s\"4\",\"transpose_tiled(const float *, float *, unsigned int, "
+                           "unsigned int)\",\"(32, 8, 1)\",\"(128, 256, 1)\",\"50,000\"\n", times);
+    assert_int_equal(profile_side_read_timed(counters, more, &s, err, sizeof err), 0);
+    assert_int_equal(s.n, 4);
+    assert_int_equal(s.replayed, 1);
+    assert_float_equal(s.fig[PF_time_ms], 0.5, 1e-12);
+    assert_true(isnan(s.fig[PF_dram_gbps]));
+    profile_side_free(&s);
+    free(more);
+    /* a table of times without its columns: said so */
+    assert_int_equal(profile_side_read_timed(counters, "\"ID\",\"Kernel Name\"\n", &s, err,
+                                             sizeof err), -1);
+    assert_non_null(strstr(err, "launch times"));
+    profile_side_free(&one);
+    free(counters);
+}
+
 static void test_expressions(void **state)
 {
     (void)state;
@@ -368,7 +419,8 @@ static void test_h200_variants(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_reader),     cmocka_unit_test(test_expressions),
+        cmocka_unit_test(test_reader),     cmocka_unit_test(test_timed_launches),
+        cmocka_unit_test(test_expressions),
         cmocka_unit_test(test_rules_file), cmocka_unit_test(test_findings),
         cmocka_unit_test(test_ceiling),    cmocka_unit_test(test_unavailable),
         cmocka_unit_test(test_text_and_json), cmocka_unit_test(test_h200_variants),

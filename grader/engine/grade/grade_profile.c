@@ -1,16 +1,20 @@
 /* grade_profile.c — the profile's collection (grade_steps.h step_profile): the exercise's speed
  * case under ncu, run as the speed's cross-check runs it (grade_ncu.c: in the sandbox, its
- * bounds, the GPU alone, --launch-skip 1 past the harness's device probe), and the
- * reference's, trusted and unsandboxed as its timed run is. Which counters is the caller's
- * (grade_opts.profile_args); reading them is grader/profile/'s. Nothing here is a verdict.
+ * bounds, the GPU alone), and the reference's, trusted and unsandboxed as its timed run is.
+ * Which counters is the caller's (grade_opts.profile_args); reading them is grader/profile/'s.
+ * Nothing here is a verdict.
  *
  * One call each (--warmup 0 --reps 1), both with --dump: every kernel profiled belongs to
  * that call, so the kernels' figures are a call's, and the two runs are alike (the
  * reference's --no-check run would measure the GPU's ceilings after its call, kernels that
  * are not the task's). The dumps are not verified (this run decides nothing) and are removed.
- * ncu's own defaults otherwise: each kernel replayed as often as its counters need, with
- * the caches flushed and the clocks at base before each pass, so that both sides are
- * measured alike and a pass does not find what the one before left in L2.
+ *
+ * Two runs a side. ncu replays a kernel as often as its counters need (with the caches
+ * flushed and the clocks at base before each pass, so that both sides are measured alike),
+ * which made a call of 16 launches cost 26 s on the H200. So the counters are read for the
+ * first launch of each kernel and launch shape only (--filter-mode per-launch-config
+ * --launch-count 1), and a second run times every launch in one pass of its own: grader/profile
+ * gives each launch its own time and the counters of its shape's first.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,11 +27,18 @@
 #include "grade_ncu.h"
 #include "hash.h"
 
-/* ncu's log of one side (malloc'd, NULL when none); how it ended, when not by itself. */
-static char *profile_run(struct job *j, const char *tool, int reference, char *how,
+/* One of the two runs of a side (grade_profile.c's head): the counters (times 0) or every
+ * launch's time (1). */
+static const char *const counter_args[] = {"--filter-mode", "per-launch-config",
+                                           "--launch-count", "1", NULL};
+static const char *const time_args[] = {"--metrics", "gpu__time_duration.sum", NULL};
+
+/* ncu's log of one side's run (malloc'd, NULL when none); how it ended, when not by itself. */
+static char *profile_run(struct job *j, const char *tool, int reference, int times, char *how,
                          size_t howlen)
 {
-    const char *side = reference ? "profile-ref" : "profile";
+    const char *side = reference ? (times ? "profile-ref-times" : "profile-ref")
+                                 : (times ? "profile-times" : "profile");
     char *log = xasprintf("%s/%s.csv", reference ? j->work : j->scratch, side);
     char *dump = xasprintf("%s/%s.dump", reference ? j->work : j->scratch, side);
     char *tap = xasprintf("%s/%s.tap", reference ? j->work : j->scratch, side);
@@ -35,17 +46,19 @@ static char *profile_run(struct job *j, const char *tool, int reference, char *h
     mkdir(dump, 0700);
     const char *argv[64];
     size_t n = 0;
-    /* The harness's kernels (inputs drawn, outputs hashed: namespace lab, which a student's
-     * kernel may not use, objcheck.c) are not profiled: each would cost as many replays as
-     * one of the task's, a third to half of a digest's time on the H200. ncu matches the
-     * regular expression against the mangled name, which for lab:: starts _ZN3lab. The
-     * device probe before them is no lab:: kernel: --launch-skip 1 passes it. */
+    /* The harness's kernels (its device probe, inputs drawn, outputs hashed: namespace lab,
+     * which a student's kernel may not use, objcheck.c) are not profiled: each would cost as
+     * many replays as one of the task's, a third to half of a digest's time on the H200. ncu
+     * matches the regular expression against the mangled name, which for lab:: starts
+     * _ZN3lab. */
     const char *head[] = {tool, "--csv", "--page", "raw", "--print-units", "base",
-                          "--launch-skip", "1", "--kernel-name-base", "mangled",
-                          "--kernel-name", "regex:^(?!_ZN3lab)"};
+                          "--kernel-name-base", "mangled", "--kernel-name", "regex:^(?!_ZN3lab)"};
     for (size_t i = 0; i < sizeof head / sizeof *head; i++)
         argv[n++] = head[i];
-    for (const char *const *a = j->o->profile_args; *a && n + 24 < sizeof argv / sizeof *argv; a++)
+    for (const char *const *a = times ? time_args : counter_args; *a; a++)
+        argv[n++] = *a;
+    for (const char *const *a = times ? NULL : j->o->profile_args;
+         a && *a && n + 24 < sizeof argv / sizeof *argv; a++)
         argv[n++] = *a;
     const char *tail[] = {"--log-file", log, reference ? j->sol_bin : j->ex_bin,
                           "--seed", j->seed_arg, "--case", j->r->speed_case,
@@ -78,6 +91,8 @@ static char *ref_profile_cache(const struct job *j)
     struct strbuf args = {0};
     for (const char *const *a = j->o->profile_args; *a; a++)
         sb_printf(&args, "%s\n", *a);
+    for (const char *const *a = counter_args; *a; a++) /* a log of other launches is another */
+        sb_printf(&args, "%s\n", *a);
     char args_hex[HASH_HEX_LEN + 1];
     hash_sha256_hex(args.s ? args.s : "", args.len, args_hex);
     free(args.s);
@@ -90,6 +105,36 @@ static char *ref_profile_cache(const struct job *j)
     char *path = xasprintf("%s/grader/profile-ref/%s", j->build_abs, name);
     free(name);
     return path;
+}
+
+/* One side's two logs, into text[0] (the counters) and text[1] (the times): the cache's for
+ * the reference where it has them (cache: its counters' file; the times' is cache.times),
+ * else ncu's, kept there for the next grading. Why ncu failed goes to the result. */
+static void profile_side(struct job *j, const char *tool, int reference, const char *cache,
+                         char *text[2])
+{
+    struct task_result *r = j->r;
+    for (int times = 0; times < 2 && !job_cancelled(j); times++) {
+        char how[256] = "";
+        char *path = cache ? xasprintf("%s%s", cache, times ? ".times" : "") : NULL;
+        text[times] = path ? read_text_file(path, 64u << 20) : NULL;
+        if (!text[times]) {
+            text[times] = profile_run(j, tool, reference, times, how, sizeof how);
+            if (path && text[times] && !how[0]) {
+                char *dir = xstrdup(path);
+                *strrchr(dir, '/') = '\0';
+                if (mkdir_p(dir) == 0)
+                    write_atomic(path, text[times], strlen(text[times]));
+                free(dir);
+            }
+        }
+        free(path);
+        if (how[0] && !r->profile_why) {
+            char *why = xasprintf("ncu %s (%s)", how, reference ? "the reference" : "your program");
+            set_str(&r->profile_why, why);
+            free(why);
+        }
+    }
 }
 
 void step_profile(struct job *j)
@@ -106,25 +151,12 @@ void step_profile(struct job *j)
     j->ncu_looked = 1; /* its view is in the sandbox now */
     char *cache = ref_profile_cache(j);
     for (int side = 0; side < 2 && !job_cancelled(j); side++) {
-        char how[256] = "";
-        char *text = side && cache ? read_text_file(cache, 64u << 20) : NULL;
-        if (!text) {
-            text = profile_run(j, tool, side, how, sizeof how);
-            if (side && cache && text && !how[0]) {
-                char *dir = xstrdup(cache);
-                *strrchr(dir, '/') = '\0';
-                if (mkdir_p(dir) == 0)
-                    write_atomic(cache, text, strlen(text));
-                free(dir);
-            }
-        }
-        if (how[0] && !r->profile_why) {
-            char *why = xasprintf("ncu %s (%s)", how, side ? "the reference" : "your program");
-            set_str(&r->profile_why, why);
-            free(why);
-        }
+        char *text[2] = {NULL, NULL};
+        profile_side(j, tool, side, side ? cache : NULL, text);
         free(r->profile_text[side]);
-        r->profile_text[side] = text;
+        free(r->profile_times[side]);
+        r->profile_text[side] = text[0];
+        r->profile_times[side] = text[1];
     }
     free(cache);
     free(tool);

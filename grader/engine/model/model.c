@@ -292,6 +292,11 @@ const char *result_profile_text(const struct task_result *r, int reference)
 {
     return r->profile_text[reference != 0];
 }
+
+const char *result_profile_times(const struct task_result *r, int reference)
+{
+    return r->profile_times[reference != 0];
+}
 const char *result_profile_why(const struct task_result *r) { return r->profile_why; }
 size_t result_sanitizer_run_count(const struct task_result *r) { return r->n_sanitizer_runs; }
 size_t result_finding_count(const struct task_result *r) { return r->n_findings; }
@@ -483,6 +488,8 @@ void task_result_free(struct task_result *r)
     free(r->ncu_note);
     free(r->profile_text[0]);
     free(r->profile_text[1]);
+    free(r->profile_times[0]);
+    free(r->profile_times[1]);
     free(r->profile_why);
     free(r);
 }

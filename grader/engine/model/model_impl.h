@@ -33,6 +33,7 @@ struct task_result {
     double ncu_ms;                 /* its kernels' time per call; < 0 when unknown */
     char *ncu_note;                /* why it was unavailable; "" otherwise */
     char *profile_text[2];         /* ncu's output, exercise and reference (grade_profile.c) */
+    char *profile_times[2];        /* ncu's table of every launch's time, the same two */
     char *profile_why;             /* why ncu could not profile at all; NULL otherwise */
     struct sanitizer_run *sanitizer_runs;
     size_t n_sanitizer_runs;
