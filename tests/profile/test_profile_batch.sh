@@ -105,6 +105,26 @@ grep -q '/solutions/.* per-launch-config metrics=' "$TEST_TMP/calls" &&
   grep -q '/solutions/.* metrics=gpu__time_duration.sum$' "$TEST_TMP/calls" &&
   ok "the counters of one launch of each kernel and shape; every launch timed in a run of its own" ||
   bad "the profile's two ncu runs: $(cat "$TEST_TMP/calls")"
+# Two gradings that miss the reference's logs together: one profiles it, the other waits for
+# it and reads what it kept (a class's students, or several graders of one course).
+rm -rf "$course/build/grader/profile-ref"
+: >"$TEST_TMP/calls2"
+for k in 1 2; do
+  FAKE_NCU_SLEEP=1 FAKE_NCU_CALLS="$TEST_TMP/calls2" run_batch "$TEST_TMP/together$k.json" json \
+    --profile --exercises "$course/exercises" --exbuild "$TEST_TMP/exbuild$k" prof_slow &
+done
+wait
+refs=$(grep -c '/solutions/' "$TEST_TMP/calls2")
+[ "$refs" = 2 ] && ok "two gradings at once: the reference under ncu once (counters, times)" ||
+  bad "two gradings at once profiled the reference $refs times (want 2: counters and times, once)"
+for k in 1 2; do
+  py_json "grading $k of the two at once: the reference's side in its digest" '
+t = d["tasks"][0]
+assert t["outcome"] == "passed", (t["outcome"], t["reason"])
+p = t["profile"]
+assert p["finding"]["key"] == "slow_kernels" and abs(p["reference"]["time_ms"] - 0.75) < 1e-9, p
+' "$TEST_TMP/together$k.json"
+done
 # the harness's own kernels (namespace lab, mangled _ZN3lab...) are not profiled at all: each
 # costs as many replays as a kernel of the task's
 [ "$(grep -c '/solutions/.* kernel-name=regex:^(?!_ZN3lab) ' "$TEST_TMP/calls")" = 2 ] &&

@@ -24,6 +24,7 @@
 
 #include "grade_job.h"
 #include "grade_steps.h"
+#include "gpulock.h"
 #include "grade_ncu.h"
 #include "hash.h"
 
@@ -107,6 +108,15 @@ static char *ref_profile_cache(const struct job *j)
     return path;
 }
 
+/* Whether both of the reference's logs are kept at cache (its counters' path). */
+static int ref_cached(const char *cache)
+{
+    char *times = xasprintf("%s.times", cache);
+    int both = is_file(cache) && is_file(times);
+    free(times);
+    return both;
+}
+
 /* One side's two logs, into text[0] (the counters) and text[1] (the times): the cache's for
  * the reference where it has them (cache: its counters' file; the times' is cache.times),
  * else ncu's, kept there for the next grading. Why ncu failed goes to the result. */
@@ -152,7 +162,18 @@ void step_profile(struct job *j)
     char *cache = ref_profile_cache(j);
     for (int side = 0; side < 2 && !job_cancelled(j); side++) {
         char *text[2] = {NULL, NULL};
+        /* Gradings that miss the reference's logs together take turns (as for its time,
+         * grade_check.c): the first profiles it, the others read what it kept. */
+        int measure = -1;
+        if (side && cache && !ref_cached(cache)) {
+            char hex[HASH_HEX_LEN + 1], key[32];
+            hash_sha256_hex(cache, strlen(cache), hex);
+            snprintf(key, sizeof key, "profile-%.16s", hex);
+            measure = gpu_measure_take(j->o->gpu_lock, key);
+        }
         profile_side(j, tool, side, side ? cache : NULL, text);
+        if (measure >= 0)
+            close(measure);
         free(r->profile_text[side]);
         free(r->profile_times[side]);
         r->profile_text[side] = text[0];
