@@ -14,12 +14,16 @@
 # such groups run at once (one lock, build/tests/gpu.lock, exported as TEST_GPU_LOCK). A group
 # with the line "# test-group: gpu-shared" checks results, not times: such groups share the
 # GPU with each other (they hold the lock shared) and never with a "gpu" group. A group
-# with the line "# test-group: gpu-steps" runs beside them and takes that lock itself around
-# each step that uses the GPU (tests/lib.sh: gpu_locked).
+# with the line "# test-group: gpu-graded" reaches the GPU only through the grader of this
+# tree, whose own lock (build/grader/, gpulock.h) gives each timed run its turn: such groups
+# share the GPU with each other and with nothing else. A group with the line
+# "# test-group: gpu-steps" runs beside them and takes the test lock itself around each step
+# that uses the GPU (tests/lib.sh: gpu_locked).
 # With several GPUs (nvidia-smi's list, or CUDA_VISIBLE_DEVICES where it names indexes), each
 # GPU is such a place of its own: a GPU group runs on one of them (CUDA_VISIBLE_DEVICES=N, its
-# lock build/tests/gpuN.lock), "gpu" groups on the first GPU free, "gpu-shared" ones together
-# on the last, a "gpu-steps" group on the last.
+# lock build/tests/gpuN.lock), "gpu" groups on the first GPU free, "gpu-graded" ones on a GPU
+# of their own while one but the last is free, else beside the fewest other graded ones,
+# "gpu-shared" ones together on the last, a "gpu-steps" group on the last.
 set -u
 cd "$(dirname "$0")/.."
 if [ "${BASH_VERSINFO[0]}${BASH_VERSINFO[1]}" -lt 51 ]; then
@@ -67,7 +71,7 @@ expected_seconds() {
   esac
 }
 
-# ---- the groups: NAME, KIND (cpu, gpu, gpu-shared, gpu-steps) and the command, in the order found
+# ---- the groups: NAME, KIND (cpu, gpu, gpu-graded, gpu-shared, gpu-steps) and the command, in the order found
 names=() kinds=() cmds=()
 wanted() {
   [ ${#filters[@]} -eq 0 ] && return 0
@@ -86,6 +90,7 @@ for script in tests/*/test_*.sh; do
   kind=cpu
   if grep -q '^# test-group: gpu-steps$' "$script"; then kind=gpu-steps
   elif grep -q '^# test-group: gpu-shared$' "$script"; then kind=gpu-shared
+  elif grep -q '^# test-group: gpu-graded$' "$script"; then kind=gpu-graded
   elif grep -qE '^(# test-group: gpu$|require_gpu$)' "$script"; then kind=gpu; fi
   names+=("$name") kinds+=("$kind") cmds+=("bash $script")
 done
@@ -121,7 +126,7 @@ report() { # index rc seconds
 
 start() { # index place: runs the group in the background, its pid in started
   local log="$logs/${names[$1]//\//_}.log" env=()
-  local lock=() # with a GPU: its lock, alone for a gpu group, shared for a gpu-shared one
+  local lock=() # with a GPU: its lock, alone for a gpu group, shared for the others
   if [ $have_gpu = 1 ] && [ "${kinds[$1]}" != cpu ]; then
     local lockfile=$TEST_GPU_LOCK
     if [ $places -gt 1 ]; then
@@ -130,7 +135,7 @@ start() { # index place: runs the group in the background, its pid in started
     fi
     case ${kinds[$1]} in
       gpu) lock=(flock "$lockfile") ;;
-      gpu-shared) lock=(flock -s "$lockfile") ;;
+      gpu-shared|gpu-graded) lock=(flock -s "$lockfile") ;;
     esac
   fi
   # timeout signals its whole process group: the group's programs end with it.
@@ -147,15 +152,25 @@ place_for() {
   case ${kinds[$1]} in
     gpu) # the first place that nothing holds
       for ((p = 0; p < places; p++)); do
-        [ "${gpu_busy[p]}" -lt 0 ] && [ "${gpu_shared[p]}" -eq 0 ] && { place=$p; return 0; }
+        [ "${gpu_busy[p]}" -lt 0 ] && [ "${gpu_shared[p]}" -eq 0 ] && [ "${gpu_graded[p]}" -eq 0 ] &&
+          { place=$p; return 0; }
       done
       return 1 ;;
-    gpu-shared) # beside other shared groups, else on the last place that no gpu group holds
+    gpu-graded) # the first place that nothing holds, else beside the fewest graded groups;
+      # not the last of several (the shared groups')
+      local best=-1
+      for ((p = 0; p < (places > 1 ? places - 1 : 1); p++)); do
+        [ "${gpu_busy[p]}" -lt 0 ] && [ "${gpu_shared[p]}" -eq 0 ] || continue
+        if [ $best -lt 0 ] || [ "${gpu_graded[p]}" -lt "${gpu_graded[best]}" ]; then best=$p; fi
+      done
+      [ $best -ge 0 ] && { place=$best; return 0; }
+      return 1 ;;
+    gpu-shared) # beside other shared groups, else on the last place that nothing else holds
       for ((p = places - 1; p >= 0; p--)); do
         [ "${gpu_busy[p]}" -lt 0 ] && [ "${gpu_shared[p]}" -gt 0 ] && { place=$p; return 0; }
       done
       for ((p = places - 1; p >= 0; p--)); do
-        [ "${gpu_busy[p]}" -lt 0 ] && { place=$p; return 0; }
+        [ "${gpu_busy[p]}" -lt 0 ] && [ "${gpu_graded[p]}" -eq 0 ] && { place=$p; return 0; }
       done
       return 1 ;;
   esac
@@ -164,8 +179,8 @@ place_for() {
 
 rm -f "$durations.new"
 declare -A pid_of=() began=() place_of=()
-running=0 gpu_busy=() gpu_shared=()
-for ((p = 0; p < places; p++)); do gpu_busy[p]=-1 gpu_shared[p]=0; done
+running=0 gpu_busy=() gpu_shared=() gpu_graded=()
+for ((p = 0; p < places; p++)); do gpu_busy[p]=-1 gpu_shared[p]=0 gpu_graded[p]=0; done
 waiting=("${order[@]}")
 while [ ${#waiting[@]} -gt 0 ] || [ $running -gt 0 ]; do
   # start what fits: a free slot, and a whole GPU for a "gpu" group, a GPU that no "gpu"
@@ -178,6 +193,7 @@ while [ ${#waiting[@]} -gt 0 ] || [ $running -gt 0 ]; do
       if [ $have_gpu = 1 ]; then
         [ "${kinds[i]}" = gpu ] && gpu_busy[place]=$i
         [ "${kinds[i]}" = gpu-shared ] && gpu_shared[place]=$((gpu_shared[place] + 1))
+        [ "${kinds[i]}" = gpu-graded ] && gpu_graded[place]=$((gpu_graded[place] + 1))
       fi
     else
       kept+=("$i")
@@ -194,6 +210,7 @@ while [ ${#waiting[@]} -gt 0 ] || [ $running -gt 0 ]; do
   if [ $have_gpu = 1 ]; then
     [ "${gpu_busy[p]}" = "$i" ] && gpu_busy[p]=-1
     [ "${kinds[i]}" = gpu-shared ] && gpu_shared[p]=$((gpu_shared[p] - 1))
+    [ "${kinds[i]}" = gpu-graded ] && gpu_graded[p]=$((gpu_graded[p] - 1))
   fi
   report "$i" "$rc" $((SECONDS - began[$i]))
 done

@@ -2,6 +2,9 @@
 # The grader over the real course, on a GPU: the reference solutions graded as exercises score
 # 100% on every task; the shipped exercises are all "wrong" (never crashed); the grading time of
 # the whole course after a build is printed. GRADER_GPU_OUT=DIR keeps the reports there.
+# Its GPU work is the grader's, which takes turns through its own lock: other such groups may
+# run beside it (the times printed are then not a lone grading's).
+# test-group: gpu-graded
 source "$(dirname "$0")/../lib.sh"
 require_gpu
 source "$ROOT/tests/grader/common.sh"

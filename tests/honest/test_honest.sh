@@ -7,8 +7,9 @@
 # GPU it must be the entry's outcome in tests/honest/outcomes (default `passed`; `too_slow` is
 # accepted too where a debug helper costs time).
 # Entries of different tasks share one copy of exercises/ and one grader call; a second entry
-# of a task goes to the next copy.
-# test-group: gpu
+# of a task goes to the next copy. The calls run at once: the grader's own lock (gpulock.h)
+# gives each timed run its turn, as it does a class's gradings.
+# test-group: gpu-graded
 source "$(dirname "$0")/../lib.sh"
 GRADER=$ROOT/build/grader/grader
 [ -x "$GRADER" ] || { echo "FAIL: $GRADER is not built (make build/grader/grader)"; exit 1; }
@@ -41,7 +42,10 @@ for g in "${!groups[@]}"; do
     tasks+=("${f%/*}")
   done
   "$GRADER" --batch "${tasks[@]}" --root "$ROOT" --exercises "$copy" --exbuild "$TEST_TMP/exbuild$g" \
-    --no-state --format json --output "$TEST_TMP/report$g.json" 2>"$TEST_TMP/stderr$g" >/dev/null
+    --no-state --format json --output "$TEST_TMP/report$g.json" 2>"$TEST_TMP/stderr$g" >/dev/null &
+done
+wait
+for g in "${!groups[@]}"; do
   for f in ${groups[g]}; do
     total=$((total + 1))
     entry=${f%.cu}

@@ -3,7 +3,11 @@
 # tests/profile/variants.tsv is graded in place of its task's exercise and must be correct
 # (passed or too slow: a wrong one would be another outcome) and get one of the finding keys
 # the table names; every reference solution, graded as an exercise, must get no finding but
-# "close" (to itself) or "ceiling". Each finding is printed, for the lessons' notes.
+# "close" (to itself) or "ceiling". Each finding is printed, for the lessons' notes, with the
+# task's steps in seconds and its time on the GPU.
+# The grader calls run at once: the grader's own lock (gpulock.h) gives each timed run and
+# each profile the GPU alone, so they share the GPU as a class's gradings do.
+# test-group: gpu-graded
 source "$(dirname "$0")/../lib.sh"
 require_gpu
 GRADER="$ROOT/build/grader/grader"
@@ -23,6 +27,10 @@ p = t.get("profile")
 key = p["finding"]["key"] if p else None
 print(f"#   {what}: {t['outcome']}, speed {t.get('speed', {}).get('ratio')}, finding {key}: "
       f"{p['finding']['text'] if p else '(no profile)'}")
+g = t.get("gpu", {})
+print("#     steps (s): " + ", ".join(f"{k} {v:.1f}" for k, v in t.get("steps", {}).items() if v) +
+      f"; GPU timed {g.get('timed_s', 0):.1f}, shared {g.get('shared_s', 0):.1f}, "
+      f"waited {g.get('wait_s', 0):.1f}")
 if t["outcome"] not in ("passed", "too_slow"):
     print(f"FAIL - {what}: outcome {t['outcome']}: {t['reason']}"); sys.exit(1)
 if key not in keys.split("|"):
@@ -33,7 +41,7 @@ PY
 
 # Variants of different tasks share one copy of exercises/ and one grader call (-j 4: the
 # builds and checks overlap; every timed run and profile still has the GPU alone); a second
-# variant of a task goes to the next copy.
+# variant of a task goes to the next copy. The calls, and the references' below, run at once.
 while read -r file task keys; do
   case $file in ''|'#'*) continue ;; esac
   group_by_task "$task" "$file:$task:$keys"
@@ -49,17 +57,20 @@ for g in "${!groups[@]}"; do
   done
   "$GRADER" --batch --exercises "$ex" --exbuild "$TEST_TMP/build$g" --no-state --no-sanitize \
     --profile --seed 11 -j 4 "${tasks[@]}" --format json --output "$TEST_TMP/group$g.json" \
-    2>"$TEST_TMP/group$g.err"
+    2>"$TEST_TMP/group$g.err" &
+done
+"$GRADER" --batch --exercises "$ROOT/solutions" --exbuild "$TEST_TMP/build-solutions" --no-state \
+  --no-sanitize --profile --seed 11 -j 4 --format json --output "$TEST_TMP/solutions.json" \
+  2>"$TEST_TMP/solutions.err" &
+wait
+
+for g in "${!groups[@]}"; do
   for entry in ${groups[g]}; do
     IFS=: read -r file task keys <<<"$entry"
     check_json "$TEST_TMP/group$g.json" "$task" "$keys" "$file as $task" ||
       { TEST_FAILS=$((TEST_FAILS + 1)); tail -5 "$TEST_TMP/group$g.err"; }
   done
 done
-
-"$GRADER" --batch --exercises "$ROOT/solutions" --exbuild "$TEST_TMP/build-solutions" --no-state \
-  --no-sanitize --profile --seed 11 -j 4 --format json --output "$TEST_TMP/solutions.json" \
-  2>"$TEST_TMP/solutions.err"
 for task in $(python3 -c 'import json,sys; print(" ".join(t["id"] for t in json.load(open(sys.argv[1]))["tasks"]))' \
                 "$TEST_TMP/solutions.json"); do
   check_json "$TEST_TMP/solutions.json" "$task" "close|ceiling" "the reference solution of $task" ||

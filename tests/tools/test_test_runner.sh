@@ -5,8 +5,9 @@
 #   others report as usual; the run exits 1 in seconds, not at the caller's limit (a GPU test
 #   that waited for a word of the gate nobody sent once held a whole test run until the
 #   machine's time was up).
-# - With a GPU (a stand-in nvidia-smi): two "gpu-shared" groups run at the same time, and a
-#   "gpu" group never beside either.
+# - With a GPU (a stand-in nvidia-smi): two "gpu-shared" groups run at the same time, and so
+#   do two "gpu-graded" ones; a graded group never runs beside a shared one, and a "gpu"
+#   group beside neither.
 # - With two GPUs: two "gpu" groups run at the same time, each on a GPU of its own
 #   (CUDA_VISIBLE_DEVICES), and never on a GPU that another group holds; CUDA_VISIBLE_DEVICES
 #   set to one index keeps the run on that GPU, one group at a time.
@@ -55,10 +56,11 @@ groups() {
       "$kind" "$name" "$spans" "$secs" "$name" "$spans" >"$tree/tests/x/test_$name.sh"
   done
 }
-groups "$tree" "$TEST_TMP/spans" ex:gpu:1 sa:gpu-shared:2 sb:gpu-shared:2
+groups "$tree" "$TEST_TMP/spans" ex:gpu:1 sa:gpu-shared:2 sb:gpu-shared:2 ga:gpu-graded:2 \
+  gb:gpu-graded:2
 # one GPU: the stand-in's (CUDA_VISIBLE_DEVICES, as a run on a host of several GPUs sets it
 # for this group, would name others)
-env -u CUDA_VISIBLE_DEVICES PATH="$TEST_TMP/bin:$PATH" TEST_JOBS=4 bash "$tree/tests/run.sh" >"$TEST_TMP/out2" 2>&1 ||
+env -u CUDA_VISIBLE_DEVICES PATH="$TEST_TMP/bin:$PATH" TEST_JOBS=5 bash "$tree/tests/run.sh" >"$TEST_TMP/out2" 2>&1 ||
   { bad "the GPU groups' run failed"; cat "$TEST_TMP/out2"; }
 python3 - "$TEST_TMP/spans" >"$TEST_TMP/spans.check" 2>&1 <<'PY'
 import sys
@@ -66,12 +68,16 @@ t = {}
 for line in open(sys.argv[1]):
     name, _, at = line.split()
     t.setdefault(name, []).append(float(at))
-(ex0, ex1), (a0, a1), (b0, b1) = t["ex"], t["sa"], t["sb"]
-assert a0 < b1 and b0 < a1, ("the shared groups did not overlap", t)
-for s0, s1 in ((a0, a1), (b0, b1)):
-    assert ex1 <= s0 or s1 <= ex0, ("the exclusive group ran beside a shared one", t)
+apart = lambda x, y: t[x][1] <= t[y][0] or t[y][1] <= t[x][0]
+assert not apart("sa", "sb"), ("the shared groups did not overlap", t)
+assert not apart("ga", "gb"), ("the graded groups did not overlap", t)
+for s in ("sa", "sb"):
+    for g in ("ga", "gb"):
+        assert apart(s, g), (f"the graded group {g} ran beside the shared group {s}", t)
+for o in ("sa", "sb", "ga", "gb"):
+    assert apart("ex", o), (f"the exclusive group ran beside {o}", t)
 PY
-[ $? -eq 0 ] && ok "gpu-shared groups share the GPU; a gpu group has it alone" ||
+[ $? -eq 0 ] && ok "gpu-shared groups share the GPU, gpu-graded ones too, never the two kinds at once; a gpu group has it alone" ||
   bad "GPU lock: $(cat "$TEST_TMP/spans.check")"
 # ---- two GPUs: a place each
 tree=$TEST_TMP/tree3
@@ -80,8 +86,11 @@ cp "$ROOT/tests/run.sh" "$ROOT/tests/lib.sh" "$tree/tests/"
 printf '#!/bin/sh\necho "GPU 0: stand-in (UUID: GPU-0)"\necho "GPU 1: stand-in (UUID: GPU-1)"\n' \
   >"$TEST_TMP/bin2/nvidia-smi"
 chmod +x "$TEST_TMP/bin2/nvidia-smi"
-groups "$tree" "$TEST_TMP/spans3" ea:gpu:2 eb:gpu:2 ec:gpu:1 sa:gpu-shared:1 sb:gpu-shared:1
-check_places() { # SPANS WANT_GPUS: every group on one of them; a "gpu" group alone on its GPU
+groups "$tree" "$TEST_TMP/spans3" ea:gpu:2 eb:gpu:2 ec:gpu:1 sa:gpu-shared:1 sb:gpu-shared:1 \
+  ga:gpu-graded:1 gb:gpu-graded:1
+check_places() { # SPANS WANT_GPUS: every group on one of them; a "gpu" group alone on its GPU,
+  # shared (s*) and graded (g*) groups only beside their own kind, graded ones off the last
+  # of several GPUs
   python3 - "$@" <<'PY'
 import sys
 t, gpu_of = {}, {}
@@ -96,11 +105,12 @@ for a in names:
     for b in names:
         if a >= b or gpu_of[a] != gpu_of[b]:
             continue
-        if a.startswith("s") and b.startswith("s"):
-            continue  # shared groups may share a GPU
+        if a[0] == b[0] and a[0] in "sg":
+            continue  # shared groups may share a GPU, graded groups too
         (a0, a1), (b0, b1) = t[a], t[b]
         assert a1 <= b0 or b1 <= a0, (f"{a} and {b} ran at once on GPU {gpu_of[a]}", t)
 if len(want) > 1:
+    assert all(gpu_of[g] != want[-1] for g in ("ga", "gb")), ("a graded group on the last GPU", gpu_of)
     (a0, a1), (b0, b1) = t["ea"], t["eb"]
     assert a0 < b1 and b0 < a1, ("the two gpu groups did not run at once", t, gpu_of)
 PY
