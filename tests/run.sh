@@ -22,8 +22,8 @@
 # With several GPUs (nvidia-smi's list, or CUDA_VISIBLE_DEVICES where it names indexes), each
 # GPU is such a place of its own: a GPU group runs on one of them (CUDA_VISIBLE_DEVICES=N, its
 # lock build/tests/gpuN.lock), "gpu" groups on the first GPU free, "gpu-graded" ones on a GPU
-# of their own while one but the last is free, else beside the fewest other graded ones,
-# "gpu-shared" ones together on the last, a "gpu-steps" group on the last.
+# of their own while one is free, else beside the fewest other graded ones, "gpu-shared" ones
+# together on the last GPU that neither holds, a "gpu-steps" group on the last.
 set -u
 cd "$(dirname "$0")/.."
 if [ "${BASH_VERSINFO[0]}${BASH_VERSINFO[1]}" -lt 51 ]; then
@@ -156,12 +156,13 @@ place_for() {
           { place=$p; return 0; }
       done
       return 1 ;;
-    gpu-graded) # the first place that nothing holds, else beside the fewest graded groups;
-      # not the last of several (the shared groups')
+    gpu-graded) # the first place that nothing holds, else beside the fewest graded groups
+      # (the last such: the first holds the longest group)
       local best=-1
-      for ((p = 0; p < (places > 1 ? places - 1 : 1); p++)); do
+      for ((p = 0; p < places; p++)); do
         [ "${gpu_busy[p]}" -lt 0 ] && [ "${gpu_shared[p]}" -eq 0 ] || continue
-        if [ $best -lt 0 ] || [ "${gpu_graded[p]}" -lt "${gpu_graded[best]}" ]; then best=$p; fi
+        if [ $best -lt 0 ] || { [ "${gpu_graded[best]}" -gt 0 ] &&
+             [ "${gpu_graded[p]}" -le "${gpu_graded[best]}" ]; }; then best=$p; fi
       done
       [ $best -ge 0 ] && { place=$best; return 0; }
       return 1 ;;

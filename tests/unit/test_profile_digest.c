@@ -135,6 +135,21 @@ static void test_timed_launches(void **state)
     assert_true(isnan(s.fig[PF_dram_gbps]));
     profile_side_free(&s);
     free(more);
+    /* a launch ten times slower than its replay (its pages migrated while it ran): its
+     * shares of the peaks a tenth of the replay's, its own time */
+    char *slow = xasprintf("\"ID\",\"Kernel Name\",\"Block Size\",\"Grid Size\","
+                           "\"gpu__time_duration.sum\"\n\"\",\"\",\"\",\"\",\"ns\"\n"
+                           "\"1\",\"transpose_tiled(const float *, float *, unsigned int, "
+                           "unsigned int)\",\"(32, 8, 1)\",\"(256, 256, 1)\",\"%.0f\"\n",
+                           one.fig[PF_time_ms] * 1e7);
+    assert_int_equal(profile_side_read_timed(counters, slow, &s, err, sizeof err), 0);
+    assert_true(one.fig[PF_dram_pct] > 10);
+    assert_float_equal(s.fig[PF_time_ms], 10 * one.fig[PF_time_ms], 1e-3 * s.fig[PF_time_ms]);
+    assert_float_equal(s.fig[PF_dram_pct], one.fig[PF_dram_pct] / 10, 1e-3 * one.fig[PF_dram_pct]);
+    assert_float_equal(s.fig[PF_sm_pct], one.fig[PF_sm_pct] / 10, 1e-3 * one.fig[PF_sm_pct]);
+    assert_float_equal(s.fig[PF_sectors_per_store], one.fig[PF_sectors_per_store], 1e-12);
+    profile_side_free(&s);
+    free(slow);
     /* a table of times without its columns: said so */
     assert_int_equal(profile_side_read_timed(counters, "\"ID\",\"Kernel Name\"\n", &s, err,
                                              sizeof err), -1);
