@@ -17,7 +17,9 @@
  * GPU: the path, for the GPU as a whole (shared by untimed and timed runs, exclusive for
  * GPU_ALONE), path.turn (gpulock.c: no run waiting for the GPU alone is starved), path.timed,
  * the timed runs' turn, and path.measure.KEY, the right to time a reference. The kernel drops
- * them when their holder dies, and they hold across processes. */
+ * them when their holder dies, and they hold across processes. A taker that holds the GPU
+ * shared waits for nothing but its own program and the timed runs' turn: gradings in other
+ * processes (which a grading's own ordering cannot see) then always get by. */
 #ifndef GRADER_GPULOCK_H
 #define GRADER_GPULOCK_H
 

@@ -269,9 +269,15 @@ struct gate_turn {
 static void take_turn(void *arg)
 {
     struct gate_turn *t = arg;
-    /* grade_many's times, started early, wait here for every task's first look and checks */
-    if (t->j->turn_wait)
+    /* grade_many's times, started early, wait here for every task's first look and checks,
+     * holding nothing: the checks of their own grading take the GPU shared, and another
+     * grading's run waiting for the GPU alone lets no new shared holder by (gpulock.c), so a
+     * shared hold kept through this wait closed a circle between two gradings of one GPU.
+     * The program sits idle at its gate meanwhile; its turn takes the lock again. */
+    if (t->j->turn_wait) {
+        gpu_hold_drop(&t->hold);
         t->j->turn_wait(t->j->turn_ctx);
+    }
     gpu_hold_turn(&t->hold, t->j->o->gpu_lock, t->use);
     t->turn_at = now_s();
 }
