@@ -130,14 +130,14 @@ static void test_uses_exclude_as_documented(void **state)
     (void)state;
     char *dir = tmp_dir();
     char *lock = path_join(dir, "gpu0.lock"), *timed = path_join(dir, "gpu0.lock.timed");
-    struct gpu_hold none = gpu_hold_take(NULL, GPU_ALONE);
+    struct gpu_hold none = gpu_hold_take(NULL, GPU_ALONE, NULL);
     assert_false(gpu_hold_held(&none));
     /* untimed uses share the GPU */
-    struct gpu_hold a = gpu_hold_take(lock, GPU_SHARED), b = gpu_hold_take(lock, GPU_SHARED);
+    struct gpu_hold a = gpu_hold_take(lock, GPU_SHARED, NULL), b = gpu_hold_take(lock, GPU_SHARED, NULL);
     assert_true(gpu_hold_held(&a) && gpu_hold_held(&b));
     assert_false(could_take(lock, LOCK_EX));
     /* a timed run goes on beside them, and keeps every other timed run out */
-    struct gpu_hold t = gpu_hold_take(lock, GPU_TIMED);
+    struct gpu_hold t = gpu_hold_take(lock, GPU_TIMED, NULL);
     assert_true(t.whole >= 0 && t.timed >= 0);
     assert_false(could_take(timed, LOCK_EX));
     assert_true(could_take(lock, LOCK_SH));
@@ -145,8 +145,8 @@ static void test_uses_exclude_as_documented(void **state)
     gpu_hold_drop(&t);
     assert_true(could_take(timed, LOCK_EX));
     /* at a gate: a timed run keeps its shared hold, takes the turn, and hands it on when done */
-    struct gpu_hold g = gpu_hold_take(lock, GPU_SHARED);
-    gpu_hold_turn(&g, lock, GPU_TIMED);
+    struct gpu_hold g = gpu_hold_take(lock, GPU_SHARED, NULL);
+    gpu_hold_turn(&g, lock, GPU_TIMED, NULL);
     assert_true(g.whole >= 0 && g.timed >= 0);
     assert_false(could_take(timed, LOCK_EX));
     gpu_hold_end_turn(&g, GPU_TIMED);
@@ -157,7 +157,7 @@ static void test_uses_exclude_as_documented(void **state)
     gpu_hold_drop(&a);
     gpu_hold_drop(&b);
     /* the GPU alone: no untimed use, and no timed run, since those hold the GPU shared too */
-    struct gpu_hold alone = gpu_hold_take(lock, GPU_ALONE);
+    struct gpu_hold alone = gpu_hold_take(lock, GPU_ALONE, NULL);
     assert_true(alone.whole >= 0 && alone.timed == -1);
     assert_false(could_take(lock, LOCK_SH));
     assert_int_equal(fcntl(alone.whole, F_GETFD) & FD_CLOEXEC, FD_CLOEXEC);
@@ -166,8 +166,8 @@ static void test_uses_exclude_as_documented(void **state)
     assert_true(could_take(lock, LOCK_EX) && could_take(timed, LOCK_EX));
     /* at a gate, one that needs the GPU alone trades its shared hold for it, and shares it
      * again when its timed calls are over: a user of the GPU until it ends, no longer alone */
-    g = gpu_hold_take(lock, GPU_SHARED);
-    gpu_hold_turn(&g, lock, GPU_ALONE);
+    g = gpu_hold_take(lock, GPU_SHARED, NULL);
+    gpu_hold_turn(&g, lock, GPU_ALONE, NULL);
     assert_true(g.whole >= 0 && g.timed == -1);
     assert_false(could_take(lock, LOCK_SH));
     gpu_hold_end_turn(&g, GPU_ALONE);
@@ -180,13 +180,13 @@ static void test_uses_exclude_as_documented(void **state)
      * locks and from another task's */
     char *measure = path_join(dir, "gpu0.lock.measure.a__t__big");
     char *other = path_join(dir, "gpu0.lock.measure.a__u__big");
-    assert_int_equal(gpu_measure_take(NULL, "a__t__big"), -1);
-    assert_int_equal(gpu_measure_take(lock, NULL), -1);
-    int m = gpu_measure_take(lock, "a__t__big");
+    assert_int_equal(gpu_measure_take(NULL, "a__t__big", NULL), -1);
+    assert_int_equal(gpu_measure_take(lock, NULL, NULL), -1);
+    int m = gpu_measure_take(lock, "a__t__big", NULL);
     assert_true(m >= 0);
     assert_false(could_take(measure, LOCK_EX));
     assert_true(could_take(lock, LOCK_EX));
-    int m2 = gpu_measure_take(lock, "a__u__big");
+    int m2 = gpu_measure_take(lock, "a__u__big", NULL);
     assert_true(m2 >= 0);
     assert_false(could_take(other, LOCK_EX));
     close(m2);
@@ -213,7 +213,7 @@ static pid_t hold_in_child(const char *lock, enum gpu_use use, int *ready)
         for (int fd = 3; fd < 256; fd++)
             if (fd != p[1])
                 close(fd);
-        struct gpu_hold h = gpu_hold_take(lock, use);
+        struct gpu_hold h = gpu_hold_take(lock, use, NULL);
         char c = gpu_hold_held(&h) ? 'y' : 'n';
         if (write(p[1], &c, 1) != 1)
             _exit(1);
@@ -254,7 +254,7 @@ static void test_alone_waits_for_timed_run(void **state)
     (void)state;
     char *dir = tmp_dir();
     char *lock = path_join(dir, "gpu0.lock");
-    struct gpu_hold t = gpu_hold_take(lock, GPU_TIMED);
+    struct gpu_hold t = gpu_hold_take(lock, GPU_TIMED, NULL);
     assert_true(gpu_hold_held(&t));
     int r_shared, r_alone, r_timed;
     pid_t shared = hold_in_child(lock, GPU_SHARED, &r_shared);
@@ -281,14 +281,14 @@ static void test_waiting_alone_run_not_starved(void **state)
     (void)state;
     char *dir = tmp_dir();
     char *lock = path_join(dir, "gpu0.lock"), *turn = path_join(dir, "gpu0.lock.turn");
-    struct gpu_hold shared = gpu_hold_take(lock, GPU_SHARED);
+    struct gpu_hold shared = gpu_hold_take(lock, GPU_SHARED, NULL);
     assert_true(gpu_hold_held(&shared));
     pid_t pid = fork();
     assert_true(pid >= 0);
     if (pid == 0) {
         alarm(20);
         gpu_hold_drop(&shared); /* the parent's lock, or the child would keep holding it */
-        struct gpu_hold h = gpu_hold_take(lock, GPU_ALONE);
+        struct gpu_hold h = gpu_hold_take(lock, GPU_ALONE, NULL);
         _exit(gpu_hold_held(&h) ? 0 : 1);
     }
     int waiting = 0;

@@ -11,20 +11,65 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <pthread.h>
+#include <signal.h>
 #include <sys/file.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "util.h"
 
-static int lock_fd(const char *path, int how)
+/* A wait that the grading's cancel flag ends (Ctrl-C, SIGTERM, the TUI's cancel): flock
+ * blocks, so a lock passes on the moment it is free, and a timer of the waiting thread's own
+ * interrupts it every 100 ms to look at the flag. The tick's handler does nothing and is
+ * installed without SA_RESTART, so that flock returns EINTR; the thread keeps the tick blocked
+ * outside its waits (a late one stays pending until the next wait, which it wakes once). */
+static void wake_handler(int sig) { (void)sig; }
+static void wake_install(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = wake_handler;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGRTMIN, &sa, NULL);
+}
+
+static int lock_fd(const char *path, int how, const volatile sig_atomic_t *cancel)
 {
     int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
     if (fd < 0)
         return -1;
-    int rc;
-    do
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
+    sigset_t wake;
+    sigemptyset(&wake);
+    sigaddset(&wake, SIGRTMIN);
+    timer_t timer;
+    int ticking = 0, rc = flock(fd, how | LOCK_NB);
+    if (rc != 0 && (errno == EWOULDBLOCK || errno == EINTR) && cancel) {
+        pthread_once(&once, wake_install);
+        struct sigevent ev;
+        memset(&ev, 0, sizeof ev);
+        ev.sigev_notify = SIGEV_THREAD_ID;
+        ev.sigev_signo = SIGRTMIN;
+        ev._sigev_un._tid = gettid(); /* sigev_notify_thread_id, which older C libraries lack */
+        const struct itimerspec every = {{0, 100000000}, {0, 100000000}};
+        if (timer_create(CLOCK_MONOTONIC, &ev, &timer) == 0) {
+            ticking = 1;
+            timer_settime(timer, 0, &every, NULL);
+            pthread_sigmask(SIG_UNBLOCK, &wake, NULL);
+        }
+    }
+    while (rc != 0 && (errno == EWOULDBLOCK || errno == EINTR)) {
+        if (cancel && *cancel) {
+            errno = ECANCELED;
+            break;
+        }
         rc = flock(fd, how);
-    while (rc != 0 && errno == EINTR);
+    }
+    if (ticking) {
+        pthread_sigmask(SIG_BLOCK, &wake, NULL);
+        timer_delete(timer);
+    }
     if (rc != 0) {
         int err = errno;
         close(fd);
@@ -35,21 +80,21 @@ static int lock_fd(const char *path, int how)
 }
 
 /* The GPU as a whole, through the turnstile: shared or exclusive. */
-static int whole_take(const char *path, int how)
+static int whole_take(const char *path, int how, const volatile sig_atomic_t *cancel)
 {
     char *turn_path = xasprintf("%s.turn", path);
-    int turn = lock_fd(turn_path, LOCK_EX);
+    int turn = lock_fd(turn_path, LOCK_EX, cancel);
     free(turn_path);
-    int fd = lock_fd(path, how);
+    int fd = turn >= 0 || !cancel || !*cancel ? lock_fd(path, how, cancel) : -1;
     if (turn >= 0)
         close(turn);
     return fd;
 }
 
-static int timed_take(const char *path)
+static int timed_take(const char *path, const volatile sig_atomic_t *cancel)
 {
     char *timed_path = xasprintf("%s.timed", path);
-    int fd = lock_fd(timed_path, LOCK_EX);
+    int fd = lock_fd(timed_path, LOCK_EX, cancel);
     free(timed_path);
     return fd;
 }
@@ -59,33 +104,35 @@ static int timed_take(const char *path)
  * runs as well as the untimed ones. No taker waits for the whole GPU while it holds the turn
  * (a run at its gate that needs the GPU alone drops its shared hold first), so no two takers
  * wait on each other. */
-struct gpu_hold gpu_hold_take(const char *path, enum gpu_use use)
+struct gpu_hold gpu_hold_take(const char *path, enum gpu_use use,
+                              const volatile sig_atomic_t *cancel)
 {
     struct gpu_hold h = {-1, -1};
     if (!path)
         return h;
-    h.whole = whole_take(path, use == GPU_ALONE ? LOCK_EX : LOCK_SH);
+    h.whole = whole_take(path, use == GPU_ALONE ? LOCK_EX : LOCK_SH, cancel);
     if (use == GPU_TIMED && h.whole >= 0) {
-        h.timed = timed_take(path);
+        h.timed = timed_take(path, cancel);
         if (h.timed < 0)
             gpu_hold_drop(&h);
     }
     return h;
 }
 
-void gpu_hold_turn(struct gpu_hold *h, const char *path, enum gpu_use use)
+void gpu_hold_turn(struct gpu_hold *h, const char *path, enum gpu_use use,
+                   const volatile sig_atomic_t *cancel)
 {
     if (!path || use == GPU_SHARED)
         return;
     if (use == GPU_ALONE) {
         gpu_hold_drop(h);
-        *h = gpu_hold_take(path, GPU_ALONE);
+        *h = gpu_hold_take(path, GPU_ALONE, cancel);
         return;
     }
     if (h->whole < 0)
-        h->whole = whole_take(path, LOCK_SH);
+        h->whole = whole_take(path, LOCK_SH, cancel);
     if (h->whole >= 0 && h->timed < 0)
-        h->timed = timed_take(path);
+        h->timed = timed_take(path, cancel);
 }
 
 void gpu_hold_end_turn(struct gpu_hold *h, enum gpu_use use)
@@ -107,12 +154,12 @@ void gpu_hold_end_turn(struct gpu_hold *h, enum gpu_use use)
     h->timed = -1;
 }
 
-int gpu_measure_take(const char *path, const char *key)
+int gpu_measure_take(const char *path, const char *key, const volatile sig_atomic_t *cancel)
 {
     if (!path || !key)
         return -1;
     char *measure_path = xasprintf("%s.measure.%s", path, key);
-    int fd = lock_fd(measure_path, LOCK_EX);
+    int fd = lock_fd(measure_path, LOCK_EX, cancel);
     free(measure_path);
     return fd;
 }

@@ -23,6 +23,8 @@
 #ifndef GRADER_GPULOCK_H
 #define GRADER_GPULOCK_H
 
+#include <signal.h>
+
 enum gpu_use { GPU_SHARED, GPU_TIMED, GPU_ALONE };
 
 /* What one taker holds: descriptors, -1 where none. */
@@ -33,12 +35,16 @@ struct gpu_hold {
 
 /* Waits until use may start on the GPU of the lock at path (files created when missing).
  * Path NULL (no lock asked for) or a lock that cannot be taken (errno set): nothing is held,
- * and the grading goes on unlocked, as a single grading does. */
-struct gpu_hold gpu_hold_take(const char *path, enum gpu_use use);
+ * and the grading goes on unlocked, as a single grading does. Every wait here ends within a
+ * tenth of a second of *cancel turning nonzero (cancel may be NULL), with nothing held and
+ * errno ECANCELED. */
+struct gpu_hold gpu_hold_take(const char *path, enum gpu_use use,
+                              const volatile sig_atomic_t *cancel);
 /* At the gate of a run that started holding h for GPU_SHARED: its turn for use. GPU_TIMED
  * keeps the shared hold and waits for the turn; GPU_ALONE drops it, then waits for the GPU
  * alone. */
-void gpu_hold_turn(struct gpu_hold *h, const char *path, enum gpu_use use);
+void gpu_hold_turn(struct gpu_hold *h, const char *path, enum gpu_use use,
+                   const volatile sig_atomic_t *cancel);
 /* The timed calls are over: the turn goes to the next timed run (GPU_TIMED), or the GPU is
  * shared again (GPU_ALONE); the shared hold stays until the run ends. */
 void gpu_hold_end_turn(struct gpu_hold *h, enum gpu_use use);
@@ -48,7 +54,7 @@ void gpu_hold_end_turn(struct gpu_hold *h, enum gpu_use use);
  * so the first times it and the others take its time, while the GPU stays shared until the
  * measuring run's gate. Other tasks' references start meanwhile: their turns alone still
  * come one at a time. */
-int gpu_measure_take(const char *path, const char *key);
+int gpu_measure_take(const char *path, const char *key, const volatile sig_atomic_t *cancel);
 /* Whether h holds what its use needs. */
 int gpu_hold_held(const struct gpu_hold *h);
 void gpu_hold_drop(struct gpu_hold *h);

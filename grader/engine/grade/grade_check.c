@@ -272,7 +272,7 @@ static void reference_time(struct job *j, const char *speed_case, struct ref_tim
      * it. The GPU is the reference's alone from its gate to its timed calls' end only: its
      * start and its end share it, as a first look's do. */
     double t0 = now_s();
-    int measure = key ? gpu_measure_take(o->gpu_lock, key) : -1;
+    int measure = key ? gpu_measure_take(o->gpu_lock, key, o->cancel) : -1;
     job_gpu_account(j, GPU_ALONE, now_s() - t0, 0);
     if (measure < 0 || fresh || !take_shared(j, key, t)) {
         run_reference(j, speed_case, t);

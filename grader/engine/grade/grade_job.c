@@ -278,7 +278,7 @@ static void take_turn(void *arg)
         gpu_hold_drop(&t->hold);
         t->j->turn_wait(t->j->turn_ctx);
     }
-    gpu_hold_turn(&t->hold, t->j->o->gpu_lock, t->use);
+    gpu_hold_turn(&t->hold, t->j->o->gpu_lock, t->use, t->j->o->cancel);
     t->turn_at = now_s();
 }
 
@@ -365,7 +365,7 @@ void job_run_witnessed(const struct job *j, const struct run_spec *s, struct run
 {
     const int gated = w != NULL;
     double t0 = now_s();
-    struct gpu_hold hold = gpu_hold_take(j->o->gpu_lock, gated ? GPU_SHARED : use);
+    struct gpu_hold hold = gpu_hold_take(j->o->gpu_lock, gated ? GPU_SHARED : use, j->o->cancel);
     double waited = now_s() - t0, from = t0 + waited;
     if (gated && use != GPU_SHARED) {
         struct gate_turn turn = {j, use, hold, 0, 0};

@@ -169,7 +169,7 @@ void step_profile(struct job *j)
             char hex[HASH_HEX_LEN + 1], key[32];
             hash_sha256_hex(cache, strlen(cache), hex);
             snprintf(key, sizeof key, "profile-%.16s", hex);
-            measure = gpu_measure_take(j->o->gpu_lock, key);
+            measure = gpu_measure_take(j->o->gpu_lock, key, j->o->cancel);
         }
         profile_side(j, tool, side, side ? cache : NULL, text);
         if (measure >= 0)
