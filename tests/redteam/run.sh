@@ -52,10 +52,14 @@ trap 'rm -rf "$TMP"' EXIT
 GPU_LOCK=${TEST_GPU_LOCK:-$TMP/gpu.lock}
 
 # The course and HOME the grader sees: copies that only the cases' gradings could change.
+# Not copied: what other gradings of this tree write as they run beside this one (their work
+# directories, the reference's profile logs, the GPU's lock files): tar read them changing.
 ROOT=$TMP/course
 mkdir -p "$ROOT" "$TMP/home"
 tar -C "$SRC" --exclude=./.git --exclude=./.deps --exclude=./build/tests --exclude=./build/notes \
-  --exclude=./build/grader-copies -cf - . | tar -C "$ROOT" -xf - ||
+  --exclude=./build/grader-copies --exclude='./build/grader/[0-9]*' \
+  --exclude=./build/grader/profile-ref --exclude='./build/grader/*-gpu*' -cf - . |
+  tar -C "$ROOT" -xf - ||
   { echo "FAIL: cannot copy the course to $ROOT"; exit 1; }
 # saved progress to aim at, whether or not this tree has any (grading uses --no-state)
 mkdir -p "$ROOT/.grader"
