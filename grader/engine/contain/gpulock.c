@@ -9,10 +9,10 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <stdlib.h>
-#include <string.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdlib.h>
+#include <string.h>
 #include <sys/file.h>
 #include <time.h>
 #include <unistd.h>

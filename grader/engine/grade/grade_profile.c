@@ -22,10 +22,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "grade_job.h"
-#include "grade_steps.h"
 #include "gpulock.h"
+#include "grade_job.h"
 #include "grade_ncu.h"
+#include "grade_steps.h"
 #include "hash.h"
 
 /* One of the two runs of a side (grade_profile.c's head): the counters (times 0) or every
