@@ -13,7 +13,7 @@ cp -r "$course/solutions" "$TEST_TMP/ex"
 "$GRADER" --batch --root "$course" --no-state --no-sanitize --timeout 30 02-faults/hang \
   --format json --output "$TEST_TMP/hold.json" 2>"$TEST_TMP/hold.err" &
 holder=$!
-for _ in $(seq 100); do  # until the holder's program runs (its first look, which has the turn)
+for _ in $(seq 300); do  # until the holder's program runs (its first look, which has the turn)
   pgrep -f "/hang --seed" >/dev/null && break
   sleep 0.1
 done
