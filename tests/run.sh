@@ -184,8 +184,8 @@ running=0 gpu_busy=() gpu_shared=() gpu_graded=()
 for ((p = 0; p < places; p++)); do gpu_busy[p]=-1 gpu_shared[p]=0 gpu_graded[p]=0; done
 waiting=("${order[@]}")
 while [ ${#waiting[@]} -gt 0 ] || [ $running -gt 0 ]; do
-  # start what fits: a free slot, and a whole GPU for a "gpu" group, a GPU that no "gpu"
-  # group holds for a "gpu-shared" one
+  # start what fits: a free slot, and a place that place_for finds for its kind (a whole GPU
+  # for a "gpu" group; one that no other kind holds for a "gpu-shared" or "gpu-graded" one)
   kept=()
   for i in "${waiting[@]}"; do
     if [ $running -lt "$jobs" ] && place_for "$i"; then
