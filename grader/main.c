@@ -117,10 +117,15 @@ static int choose_tasks(struct course *course, const struct cli *c, struct task 
 
 /* Every grading takes turns at the GPU through a lock (gpulock.h), one task or many, batch or
  * the TUI: without one of the class's, it is the course build's, named as the class names its
- * own, so that two gradings of this course on this machine never time each other's work.
- * NULL: none to be had (the results then say their times were taken without it). */
+ * own, so that two gradings of this course on this machine never time each other's work; or
+ * the file GRADER_GPU_LOCK names, which gradings of other trees (a copy of the course, another
+ * course) may name too, to take turns with these. NULL: none to be had (the results then say
+ * their times were taken without it). */
 static char *own_gpu_lock(const struct grade_opts *g)
 {
+    const char *named = getenv("GRADER_GPU_LOCK");
+    if (named && *named)
+        return xstrdup(named);
     char *dir = xasprintf("%s/%s/grader", g->root, g->build_dir ? g->build_dir : "build");
     char *path = mkdir_p(dir) == 0 ? gpu_file_path(dir, g->gpu, ".lock") : NULL;
     free(dir);

@@ -44,11 +44,15 @@ ok()   { echo "ok   - $*"; }
 bad()  { echo "FAIL - $*"; TEST_FAILS=$((TEST_FAILS + 1)); }
 
 # expect_exit CODE DESCRIPTION command...   runs the command, output to the log
+# A step of a second or more says how long it took, so that a group's log shows where its time goes.
 expect_exit() {
   local want=$1 what=$2; shift 2
+  local t0=${EPOCHREALTIME//[.,]/}
   "$@" >"$TEST_TMP/out" 2>&1; local rc=$?
-  if [ "$rc" -eq "$want" ]; then ok "$what (exit $rc)"
-  else bad "$what: exit $rc, expected $want"; sed 's/^/    /' "$TEST_TMP/out" | tail -n 15; fi
+  local ds=$(( (${EPOCHREALTIME//[.,]/} - t0) / 100000 )) took=
+  [ $ds -ge 10 ] && took=", $((ds / 10)).$((ds % 10)) s"
+  if [ "$rc" -eq "$want" ]; then ok "$what (exit $rc$took)"
+  else bad "$what: exit $rc, expected $want$took"; sed 's/^/    /' "$TEST_TMP/out" | tail -n 15; fi
 }
 
 # expect_grep PATTERN FILE DESCRIPTION
@@ -57,9 +61,3 @@ expect_grep() {
 }
 
 finish() { [ "$TEST_FAILS" -eq 0 ] && { echo "all checks passed"; exit 0; }; echo "$TEST_FAILS check(s) failed"; exit 1; }
-
-# gpu_locked command...: runs the command holding the GPU's lock of the test run (tests/run.sh
-# exports TEST_GPU_LOCK when a GPU is present), so that no other GPU test runs beside it.
-gpu_locked() {
-  if [ -n "${TEST_GPU_LOCK:-}" ]; then flock "$TEST_GPU_LOCK" "$@"; else "$@"; fi
-}

@@ -16,14 +16,14 @@
 # GPU with each other (they hold the lock shared) and never with a "gpu" group. A group
 # with the line "# test-group: gpu-graded" reaches the GPU only through the grader of this
 # tree, whose own lock (build/grader/, gpulock.h) gives each timed run its turn: such groups
-# share the GPU with each other and with nothing else. A group with the line
-# "# test-group: gpu-steps" runs beside them and takes the test lock itself around each step
-# that uses the GPU (tests/lib.sh: gpu_locked).
+# share the GPU with each other and with nothing else; GRADER_GPU_LOCK names that lock for them
+# (build/tests/graded[-gpuN].lock), so that a grader of a copy of the tree (the red team's)
+# takes turns with the others through it.
 # With several GPUs (nvidia-smi's list, or CUDA_VISIBLE_DEVICES where it names indexes), each
 # GPU is such a place of its own: a GPU group runs on one of them (CUDA_VISIBLE_DEVICES=N, its
 # lock build/tests/gpuN.lock), "gpu" groups on the first GPU free, "gpu-graded" ones on a GPU
 # of their own while one is free, else beside the fewest other graded ones, "gpu-shared" ones
-# together on the last GPU that neither holds, a "gpu-steps" group on the last.
+# together on the last GPU that neither holds.
 set -u
 cd "$(dirname "$0")/.."
 if [ "${BASH_VERSINFO[0]}${BASH_VERSINFO[1]}" -lt 51 ]; then
@@ -47,6 +47,7 @@ if [ $have_gpu = 1 ] && ! command -v flock >/dev/null; then
   jobs=1
 fi
 [ $have_gpu = 1 ] || unset TEST_GPU_LOCK
+unset GRADER_GPU_LOCK # the caller's: a graded group gets this run's (start)
 # the GPUs, one place each: gpu_ids (empty: one place, the environment left as it is)
 gpu_ids=()
 if [ $have_gpu = 1 ]; then
@@ -71,7 +72,7 @@ expected_seconds() {
   esac
 }
 
-# ---- the groups: NAME, KIND (cpu, gpu, gpu-graded, gpu-shared, gpu-steps) and the command, in the order found
+# ---- the groups: NAME, KIND (cpu, gpu, gpu-graded, gpu-shared) and the command, in the order found
 names=() kinds=() cmds=()
 wanted() {
   [ ${#filters[@]} -eq 0 ] && return 0
@@ -88,8 +89,7 @@ for script in tests/*/test_*.sh; do
   area=${script#tests/} name=${area%.sh}
   wanted "$name" || continue
   kind=cpu
-  if grep -q '^# test-group: gpu-steps$' "$script"; then kind=gpu-steps
-  elif grep -q '^# test-group: gpu-shared$' "$script"; then kind=gpu-shared
+  if grep -q '^# test-group: gpu-shared$' "$script"; then kind=gpu-shared
   elif grep -q '^# test-group: gpu-graded$' "$script"; then kind=gpu-graded
   elif grep -qE '^(# test-group: gpu$|require_gpu$)' "$script"; then kind=gpu; fi
   names+=("$name") kinds+=("$kind") cmds+=("bash $script")
@@ -135,7 +135,10 @@ start() { # index place: runs the group in the background, its pid in started
     fi
     case ${kinds[$1]} in
       gpu) lock=(flock "$lockfile") ;;
-      gpu-shared|gpu-graded) lock=(flock -s "$lockfile") ;;
+      gpu-shared) lock=(flock -s "$lockfile") ;;
+      gpu-graded) lock=(flock -s "$lockfile")
+        [ ${#env[@]} -gt 0 ] || env=(env)
+        env+=("GRADER_GPU_LOCK=$PWD/build/tests/graded${gpu_ids[$2]:+-gpu${gpu_ids[$2]}}.lock") ;;
     esac
   fi
   # timeout signals its whole process group: the group's programs end with it.

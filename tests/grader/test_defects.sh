@@ -58,6 +58,24 @@ assert abs(t['duration_s'] + t['wait_s'] - $wall) < 0.5, (t['duration_s'], t['wa
 "$GRADER" --batch --root "$course" --no-sanitize --no-state pass --format csv >"$TEST_TMP/wait.csv" 2>/dev/null
 expect_grep '^task,.*,duration_s,wait_s,reason' "$TEST_TMP/wait.csv" "csv: a wait_s column after duration_s"
 
+# ---- GRADER_GPU_LOCK: the gradings of another tree (here: this course, told so) take turns
+# through the file it names, not through their own build's lock
+shared_lock="$TEST_TMP/elsewhere/gpu.lock"
+mkdir -p "${shared_lock%/*}"
+flock -x "$shared_lock" sleep 3 &
+held=$!
+sleep 0.3
+GRADER_GPU_LOCK=$shared_lock "$GRADER" --batch --root "$course" --no-sanitize --no-state pass \
+  --format json --output "$TEST_TMP/named.json" 2>/dev/null
+wait "$held"
+py_json "GRADER_GPU_LOCK: the grading waited for the file it names" "
+t = d['tasks'][0]
+assert t['outcome'] == 'passed', t['outcome']
+assert t['wait_s'] >= 1.5, t['wait_s']
+" "$TEST_TMP/named.json"
+[ -e "$shared_lock.alone" ] && ok "GRADER_GPU_LOCK: the runs alone queue beside the file it names" ||
+  bad "no $shared_lock.alone: the grading took another lock"
+
 # ---- a broken lesson.ini is exit 1 even when every graded task was skipped (no GPU)
 c2="$TEST_TMP/c2"
 fixture_copy "$c2" 02-faults 04-malformed

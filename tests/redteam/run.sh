@@ -28,8 +28,10 @@
 # a second after the grading. After the last case, a second later, the tree and HOME are hashed
 # once more and no process may carry any case's marker: a late write fails the run.
 # Cases run side by side (REDTEAM_JOBS, else TEST_JOBS or the cores, at most 4: each grading
-# builds with nvcc and runs its own jobs); those that need a GPU one at a time, holding the
-# test run's GPU lock (TEST_GPU_LOCK, tests/run.sh) when there is one; those marked alone last,
+# builds with nvcc and runs its own jobs). Those that need a GPU take turns at it through the
+# grader's lock, the one GRADER_GPU_LOCK names when tests/run.sh runs this as a graded group
+# (so the course's other gradings of the test run share it); run alone, they go one at a
+# time, holding TEST_GPU_LOCK when there is one (a lock of their own else). Those marked alone last,
 # one at a time (a fork loop beside other gradings made their own forks fail). With
 # REDTEAM_TIMES=FILE each case appends "NAME START END alone|shared" (seconds since the epoch).
 # Exit 0 all passed, 1 some failed, 77 every case skipped.
@@ -177,7 +179,7 @@ run_case() {
   local needs rc t0
   needs=$(conf "$CASES/$2/case.conf" needs 2>/dev/null)
   t0=$(date +%s.%N)
-  if [ "$needs" = gpu ] && [ $have_gpu = 1 ]; then
+  if [ "$needs" = gpu ] && [ $have_gpu = 1 ] && [ -z "${GRADER_GPU_LOCK:-}" ]; then
     { flock 9; grade_case "$2"; } 9>>"$GPU_LOCK" >"$TMP/out.$1" 2>&1
   else
     grade_case "$2" >"$TMP/out.$1" 2>&1

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The red-team group: first that the runner fails a case that it must fail (an outcome not
 # expected), then every case of tests/redteam/cases (run.sh; GPU cases SKIP without a GPU).
-# test-group: gpu-steps
+# test-group: gpu-graded
 source "$(dirname "$0")/../lib.sh"
 RUN=$ROOT/tests/redteam/run.sh
 [ -x "$ROOT/build/grader/grader" ] || { echo "FAIL - build/grader/grader is not built"; exit 1; }

@@ -52,8 +52,8 @@ groups() {
   shift 2
   for g in "$@"; do
     IFS=: read -r name kind secs <<<"$g"
-    printf '#!/usr/bin/env bash\n# test-group: %s\necho "%s ${CUDA_VISIBLE_DEVICES:-none} $(date +%%s.%%N)" >>"%s"\nsleep %s\necho "%s ${CUDA_VISIBLE_DEVICES:-none} $(date +%%s.%%N)" >>"%s"\n' \
-      "$kind" "$name" "$spans" "$secs" "$name" "$spans" >"$tree/tests/x/test_$name.sh"
+    printf '#!/usr/bin/env bash\n# test-group: %s\necho "%s ${CUDA_VISIBLE_DEVICES:-none} $(date +%%s.%%N)" >>"%s"\nsleep %s\necho "%s ${CUDA_VISIBLE_DEVICES:-none} $(date +%%s.%%N)" >>"%s"\necho "%s ${GRADER_GPU_LOCK:-none}" >>"%s.locks"\n' \
+      "$kind" "$name" "$spans" "$secs" "$name" "$spans" "$name" "$spans" >"$tree/tests/x/test_$name.sh"
   done
 }
 groups "$tree" "$TEST_TMP/spans" ex:gpu:1 sa:gpu-shared:2 sb:gpu-shared:2 ga:gpu-graded:2 \
@@ -118,7 +118,26 @@ env -u CUDA_VISIBLE_DEVICES PATH="$TEST_TMP/bin2:$PATH" TEST_JOBS=5 bash "$tree/
 check_places "$TEST_TMP/spans3" 0,1 >"$TEST_TMP/spans3.check" 2>&1 &&
   ok "two GPUs: two gpu groups at once, each alone on its GPU" ||
   bad "two GPUs: $(cat "$TEST_TMP/spans3.check")"
-rm -f "$TEST_TMP/spans3"
+# the graded groups' GRADER_GPU_LOCK: one per GPU, the same for the graded groups on it, none
+# for the other kinds
+python3 - "$TEST_TMP/spans3" "$TEST_TMP/spans" <<'PY' >"$TEST_TMP/locks.check" 2>&1
+import sys
+for spans in sys.argv[1:]:
+    gpu_of = {l.split()[0]: l.split()[1] for l in open(spans)}
+    lock = dict(l.split() for l in open(spans + ".locks"))
+    for name, path in lock.items():
+        if name[0] != "g":
+            assert path == "none", (spans, name, "a group not graded got", path)
+            continue
+        assert path.endswith(".lock") and "/build/tests/" in path, (spans, name, path)
+        for other, p in lock.items():
+            if other[0] == "g":
+                same = gpu_of[other] == gpu_of[name]
+                assert (p == path) == same, (spans, name, other, path, p, gpu_of)
+PY
+[ $? -eq 0 ] && ok "graded groups: GRADER_GPU_LOCK names one lock per GPU, none for the other kinds" ||
+  bad "GRADER_GPU_LOCK: $(cat "$TEST_TMP/locks.check")"
+rm -f "$TEST_TMP/spans3" "$TEST_TMP/spans3.locks"
 CUDA_VISIBLE_DEVICES=1 PATH="$TEST_TMP/bin2:$PATH" TEST_JOBS=5 bash "$tree/tests/run.sh" \
   >"$TEST_TMP/out4" 2>&1 || { bad "the one-GPU run failed"; cat "$TEST_TMP/out4"; }
 check_places "$TEST_TMP/spans3" 1 >"$TEST_TMP/spans4.check" 2>&1 &&

@@ -309,6 +309,37 @@ static void test_waiting_alone_run_not_starved(void **state)
     free(dir);
 }
 
+/* The runs that need the GPU alone go one after another: a shared user that comes while one
+ * waits lets every run alone that comes before the queue is empty go first, so the shared users
+ * drain once for all of them (with the turnstile alone, each run alone waited for the shared
+ * users that slipped in since the last). */
+static void test_runs_alone_go_one_after_another(void **state)
+{
+    (void)state;
+    char *dir = tmp_dir();
+    char *lock = path_join(dir, "gpu0.lock");
+    struct gpu_hold s0 = gpu_hold_take(lock, GPU_SHARED, NULL);
+    assert_true(gpu_hold_held(&s0));
+    int r_a1, r_s1, r_a2;
+    pid_t a1 = hold_in_child(lock, GPU_ALONE, &r_a1);
+    assert_false(child_holds(r_a1, 300));
+    pid_t s1 = hold_in_child(lock, GPU_SHARED, &r_s1); /* comes while a1 waits */
+    assert_false(child_holds(r_s1, 300));
+    gpu_hold_drop(&s0);
+    assert_true(child_holds(r_a1, 2000));
+    pid_t a2 = hold_in_child(lock, GPU_ALONE, &r_a2); /* comes while a1 has its turn */
+    assert_false(child_holds(r_a2, 300));
+    end_child(a1, r_a1);
+    assert_true(child_holds(r_a2, 2000)); /* before s1, which came first */
+    assert_false(child_holds(r_s1, 300));
+    end_child(a2, r_a2);
+    assert_true(child_holds(r_s1, 2000)); /* the queue is empty: shared users come in */
+    end_child(s1, r_s1);
+    free(lock);
+    remove_tree(dir);
+    free(dir);
+}
+
 /* One GPU named by index in CUDA_VISIBLE_DEVICES is the GPU of the files; a list, a UUID or
  * nothing leaves "<host>-gpu<ext>"; an explicit GPU wins. */
 static void test_file_named_by_visible_gpu(void **state)
@@ -358,6 +389,7 @@ int main(void)
         cmocka_unit_test(test_uses_exclude_as_documented),
         cmocka_unit_test(test_alone_waits_for_timed_run),
         cmocka_unit_test(test_waiting_alone_run_not_starved),
+        cmocka_unit_test(test_runs_alone_go_one_after_another),
         cmocka_unit_test(test_file_named_by_visible_gpu),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -4,7 +4,16 @@
  * sanitizer run still holds the lock another may join it, and the run waits on. So every
  * taker of the whole GPU first passes a turnstile (a third lock file, taken exclusively and
  * dropped once the GPU's lock is held): a run waiting for the GPU alone holds the turnstile,
- * and no new shared user gets by. */
+ * and no new shared user gets by.
+ *
+ * The turnstile alone lets the runs that need the GPU alone and the shared users take turns:
+ * each run alone then waits for the shared users that got in since the last to drain, as long
+ * as the longest of their runs (a sanitizer's, seconds). So the runs alone queue: each holds
+ * path.alone shared from the start of its wait to the end of its turn, and a new shared user
+ * first waits until it can take path.alone exclusively (none queued), then lets it go at once.
+ * The runs alone then go one after another, and the shared users drain once for all of them.
+ * A shared user waits for the queue only before it holds anything, so the rule of gpulock.h
+ * (a shared holder waits for nothing but its program and the timed runs' turn) still holds. */
 #include "gpulock.h"
 
 #include <errno.h>
@@ -79,9 +88,19 @@ static int lock_fd(const char *path, int how, const volatile sig_atomic_t *cance
     return fd;
 }
 
-/* The GPU as a whole, through the turnstile: shared or exclusive. */
-static int whole_take(const char *path, int how, const volatile sig_atomic_t *cancel)
+/* The GPU as a whole, through the turnstile: shared (after the queue of runs alone, *queue
+ * untouched) or exclusive (*queue: a place in that queue, kept until the turn ends). */
+static int whole_take(const char *path, int how, int *queue, const volatile sig_atomic_t *cancel)
 {
+    char *queue_path = xasprintf("%s.alone", path);
+    int q = lock_fd(queue_path, how == LOCK_EX ? LOCK_SH : LOCK_EX, cancel);
+    free(queue_path);
+    if (q >= 0 && how == LOCK_EX)
+        *queue = q;
+    else if (q >= 0)
+        close(q);
+    else if (cancel && *cancel)
+        return -1;
     char *turn_path = xasprintf("%s.turn", path);
     int turn = lock_fd(turn_path, LOCK_EX, cancel);
     free(turn_path);
@@ -107,10 +126,14 @@ static int timed_take(const char *path, const volatile sig_atomic_t *cancel)
 struct gpu_hold gpu_hold_take(const char *path, enum gpu_use use,
                               const volatile sig_atomic_t *cancel)
 {
-    struct gpu_hold h = {-1, -1};
+    struct gpu_hold h = {-1, -1, -1};
     if (!path)
         return h;
-    h.whole = whole_take(path, use == GPU_ALONE ? LOCK_EX : LOCK_SH, cancel);
+    h.whole = whole_take(path, use == GPU_ALONE ? LOCK_EX : LOCK_SH, &h.queue, cancel);
+    if (h.whole < 0 && h.queue >= 0) {
+        close(h.queue);
+        h.queue = -1;
+    }
     if (use == GPU_TIMED && h.whole >= 0) {
         h.timed = timed_take(path, cancel);
         if (h.timed < 0)
@@ -130,7 +153,7 @@ void gpu_hold_turn(struct gpu_hold *h, const char *path, enum gpu_use use,
         return;
     }
     if (h->whole < 0)
-        h->whole = whole_take(path, LOCK_SH, cancel);
+        h->whole = whole_take(path, LOCK_SH, NULL, cancel);
     if (h->whole >= 0 && h->timed < 0)
         h->timed = timed_take(path, cancel);
 }
@@ -149,9 +172,11 @@ void gpu_hold_end_turn(struct gpu_hold *h, enum gpu_use use)
             h->whole = -1;
         }
     }
+    if (h->queue >= 0) /* out of the queue: shared users may come in again */
+        close(h->queue);
     if (h->timed >= 0)
         close(h->timed);
-    h->timed = -1;
+    h->timed = h->queue = -1;
 }
 
 int gpu_measure_take(const char *path, const char *key, const volatile sig_atomic_t *cancel)
@@ -175,7 +200,9 @@ void gpu_hold_drop(struct gpu_hold *h)
         close(h->timed);
     if (h->whole >= 0)
         close(h->whole);
-    h->timed = h->whole = -1;
+    if (h->queue >= 0)
+        close(h->queue);
+    h->timed = h->whole = h->queue = -1;
 }
 
 /* The one GPU CUDA_VISIBLE_DEVICES names by index, -1 when it names none, several or a UUID. */

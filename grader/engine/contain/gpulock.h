@@ -15,8 +15,9 @@
  *               its timed calls; its start and its end share the GPU.
  * Builds need no GPU and hold nothing. The locks are flock(2) on files per
  * GPU: the path, for the GPU as a whole (shared by untimed and timed runs, exclusive for
- * GPU_ALONE), path.turn (gpulock.c: no run waiting for the GPU alone is starved), path.timed,
- * the timed runs' turn, and path.measure.KEY, the right to time a reference. The kernel drops
+ * GPU_ALONE), path.turn and path.alone (gpulock.c: the runs that need the GPU alone go first,
+ * one after another), path.timed, the timed runs' turn, and path.measure.KEY, the right to
+ * time a reference. The kernel drops
  * them when their holder dies, and they hold across processes. A taker that holds the GPU
  * shared waits for nothing but its own program and the timed runs' turn: gradings in other
  * processes (which a grading's own ordering cannot see) then always get by. */
@@ -31,6 +32,7 @@ enum gpu_use { GPU_SHARED, GPU_TIMED, GPU_ALONE };
 struct gpu_hold {
     int whole; /* path: shared (GPU_SHARED, GPU_TIMED) or exclusive (GPU_ALONE) */
     int timed; /* path.timed, exclusive: a timed run's turn */
+    int queue; /* path.alone, shared: GPU_ALONE from its wait to the end of its turn */
 };
 
 /* Waits until use may start on the GPU of the lock at path (files created when missing).
