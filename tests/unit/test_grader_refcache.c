@@ -340,6 +340,59 @@ static void test_runs_alone_go_one_after_another(void **state)
     free(dir);
 }
 
+/* A child that starts holding the GPU shared and at its gate takes the timed runs' turn,
+ * says so on the pipe, and holds it until killed. */
+static pid_t gate_in_child(const char *lock, int *ready)
+{
+    int p[2];
+    assert_int_equal(pipe(p), 0);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        alarm(20);
+        for (int fd = 3; fd < 256; fd++)
+            if (fd != p[1])
+                close(fd);
+        struct gpu_hold h = gpu_hold_take(lock, GPU_SHARED, NULL);
+        gpu_hold_turn(&h, lock, GPU_TIMED, NULL);
+        char c = h.whole >= 0 && h.timed >= 0 ? 'y' : 'n';
+        if (write(p[1], &c, 1) != 1)
+            _exit(1);
+        pause();
+        _exit(0);
+    }
+    close(p[1]);
+    *ready = p[0];
+    return pid;
+}
+
+/* A run at its gate whose timed turn another run has waits holding nothing: a run that needs
+ * the GPU alone waits for the run that times, not for every first look queued behind it (they
+ * held the GPU shared while they waited). */
+static void test_gate_waits_for_turn_holding_nothing(void **state)
+{
+    (void)state;
+    char *dir = tmp_dir();
+    char *lock = path_join(dir, "gpu0.lock");
+    int r_t1, r_t2, r_a;
+    pid_t t1 = gate_in_child(lock, &r_t1);
+    assert_true(child_holds(r_t1, 2000));
+    pid_t t2 = gate_in_child(lock, &r_t2); /* at its gate, the turn is t1's */
+    assert_false(child_holds(r_t2, 300));
+    assert_true(could_take(lock, LOCK_SH));
+    pid_t a = hold_in_child(lock, GPU_ALONE, &r_a);
+    assert_false(child_holds(r_a, 300));
+    end_child(t1, r_t1);
+    assert_true(child_holds(r_a, 2000)); /* t2 does not hold it back */
+    assert_false(child_holds(r_t2, 300));
+    end_child(a, r_a);
+    assert_true(child_holds(r_t2, 2000));
+    end_child(t2, r_t2);
+    free(lock);
+    remove_tree(dir);
+    free(dir);
+}
+
 /* One GPU named by index in CUDA_VISIBLE_DEVICES is the GPU of the files; a list, a UUID or
  * nothing leaves "<host>-gpu<ext>"; an explicit GPU wins. */
 static void test_file_named_by_visible_gpu(void **state)
@@ -390,6 +443,7 @@ int main(void)
         cmocka_unit_test(test_alone_waits_for_timed_run),
         cmocka_unit_test(test_waiting_alone_run_not_starved),
         cmocka_unit_test(test_runs_alone_go_one_after_another),
+        cmocka_unit_test(test_gate_waits_for_turn_holding_nothing),
         cmocka_unit_test(test_file_named_by_visible_gpu),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

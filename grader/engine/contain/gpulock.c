@@ -13,7 +13,7 @@
  * first waits until it can take path.alone exclusively (none queued), then lets it go at once.
  * The runs alone then go one after another, and the shared users drain once for all of them.
  * A shared user waits for the queue only before it holds anything, so the rule of gpulock.h
- * (a shared holder waits for nothing but its program and the timed runs' turn) still holds. */
+ * (a shared holder waits for nothing but its program) still holds. */
 #include "gpulock.h"
 
 #include <errno.h>
@@ -118,26 +118,51 @@ static int timed_take(const char *path, const volatile sig_atomic_t *cancel)
     return fd;
 }
 
+/* The timed runs' turn if no other run has it, else -1 at once. */
+static int timed_try(const char *path)
+{
+    char *timed_path = xasprintf("%s.timed", path);
+    int fd = open(timed_path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+    free(timed_path);
+    if (fd >= 0 && flock(fd, LOCK_EX | LOCK_NB) != 0) {
+        close(fd);
+        fd = -1;
+    }
+    return fd;
+}
+
+/* The timed runs' turn, then the GPU shared (h holds neither). */
+static void timed_then_shared(struct gpu_hold *h, const char *path,
+                              const volatile sig_atomic_t *cancel)
+{
+    h->timed = timed_take(path, cancel);
+    if (h->timed >= 0)
+        h->whole = whole_take(path, LOCK_SH, NULL, cancel);
+    if (h->whole < 0)
+        gpu_hold_drop(h);
+}
+
 /* A timed run holds the GPU shared from its start to its end, and the timed runs' turn while
  * it times: so a run that needs the GPU alone (the whole of it, exclusive) excludes the timed
- * runs as well as the untimed ones. No taker waits for the whole GPU while it holds the turn
- * (a run at its gate that needs the GPU alone drops its shared hold first), so no two takers
- * wait on each other. */
+ * runs as well as the untimed ones. No taker waits for the whole GPU while it holds the GPU
+ * shared: a run at its gate drops its shared hold before it waits for its turn (the GPU alone,
+ * or the timed runs' turn when another run has it), so no two takers wait on each other, and
+ * a run waiting for the GPU alone waits for the programs that use the GPU, not for the first
+ * looks queued at their gates. */
 struct gpu_hold gpu_hold_take(const char *path, enum gpu_use use,
                               const volatile sig_atomic_t *cancel)
 {
     struct gpu_hold h = {-1, -1, -1};
     if (!path)
         return h;
+    if (use == GPU_TIMED) {
+        timed_then_shared(&h, path, cancel);
+        return h;
+    }
     h.whole = whole_take(path, use == GPU_ALONE ? LOCK_EX : LOCK_SH, &h.queue, cancel);
     if (h.whole < 0 && h.queue >= 0) {
         close(h.queue);
         h.queue = -1;
-    }
-    if (use == GPU_TIMED && h.whole >= 0) {
-        h.timed = timed_take(path, cancel);
-        if (h.timed < 0)
-            gpu_hold_drop(&h);
     }
     return h;
 }
@@ -152,10 +177,16 @@ void gpu_hold_turn(struct gpu_hold *h, const char *path, enum gpu_use use,
         *h = gpu_hold_take(path, GPU_ALONE, cancel);
         return;
     }
-    if (h->whole < 0)
-        h->whole = whole_take(path, LOCK_SH, NULL, cancel);
-    if (h->whole >= 0 && h->timed < 0)
-        h->timed = timed_take(path, cancel);
+    if (h->timed >= 0)
+        return;
+    if (h->whole >= 0) {
+        h->timed = timed_try(path);
+        if (h->timed >= 0)
+            return;
+        /* another run times: this one waits at its gate, its program idle, holding nothing */
+        gpu_hold_drop(h);
+    }
+    timed_then_shared(h, path, cancel);
 }
 
 void gpu_hold_end_turn(struct gpu_hold *h, enum gpu_use use)

@@ -19,8 +19,8 @@
  * one after another), path.timed, the timed runs' turn, and path.measure.KEY, the right to
  * time a reference. The kernel drops
  * them when their holder dies, and they hold across processes. A taker that holds the GPU
- * shared waits for nothing but its own program and the timed runs' turn: gradings in other
- * processes (which a grading's own ordering cannot see) then always get by. */
+ * shared waits for nothing but its own program: gradings in other processes (which a
+ * grading's own ordering cannot see) then always get by. */
 #ifndef GRADER_GPULOCK_H
 #define GRADER_GPULOCK_H
 
@@ -43,8 +43,8 @@ struct gpu_hold {
 struct gpu_hold gpu_hold_take(const char *path, enum gpu_use use,
                               const volatile sig_atomic_t *cancel);
 /* At the gate of a run that started holding h for GPU_SHARED: its turn for use. GPU_TIMED
- * keeps the shared hold and waits for the turn; GPU_ALONE drops it, then waits for the GPU
- * alone. */
+ * keeps the shared hold when the timed runs' turn is free, else drops it, waits for the turn,
+ * then takes the GPU shared again; GPU_ALONE drops it, then waits for the GPU alone. */
 void gpu_hold_turn(struct gpu_hold *h, const char *path, enum gpu_use use,
                    const volatile sig_atomic_t *cancel);
 /* The timed calls are over: the turn goes to the next timed run (GPU_TIMED), or the GPU is
