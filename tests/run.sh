@@ -8,6 +8,7 @@
 #   TEST_GROUP_TIMEOUT=S        a group still running after S seconds (default 900) is stopped,
 #                               its processes with it, and fails: a hang is one FAIL line, never
 #                               a run that ends at the caller's own limit
+# Ctrl-C or SIGTERM stops the run and every group still running (exit 130 or 143).
 # Groups run side by side, the longest first (the times of the last run, build/tests/durations,
 # else the table below), and a line is printed as each ends. A group uses the GPU when its
 # script calls require_gpu or carries the line "# test-group: gpu": with a GPU present, no two
@@ -141,10 +142,30 @@ start() { # index place: runs the group in the background, its pid in started
         env+=("GRADER_GPU_LOCK=$PWD/build/tests/graded${gpu_ids[$2]:+-gpu${gpu_ids[$2]}}.lock") ;;
     esac
   fi
-  # timeout signals its whole process group: the group's programs end with it.
-  # shellcheck disable=SC2086 # the command is a word list: binary, or bash and a script
-  "${env[@]}" "${lock[@]}" timeout -k 10 "$group_timeout" ${cmds[$1]} >"$log" 2>&1 </dev/null &
+  # timeout signals its whole process group: the group's programs end with it. It leads that
+  # group (setpgid), under the pid written to $pids/INDEX, so that a stopped run stops it too.
+  # shellcheck disable=SC2016,SC2086 # $$ and "$@" are the inner shell's; the command is a word list
+  "${env[@]}" "${lock[@]}" bash -c 'echo $$ >"$0"; exec timeout -k 10 "$@"' "$pids/$1" \
+    "$group_timeout" ${cmds[$1]} >"$log" 2>&1 </dev/null &
   started=$!
+}
+
+# Ctrl-C or a signal stops the run and every group it started (each is a process group of its
+# own, which the run's own process group does not reach), then says so.
+stop_run() {
+  trap - INT TERM
+  local p sig t
+  for sig in TERM KILL; do # KILL for what is still there 10 s later
+    for p in "${!pid_of[@]}"; do
+      [ -s "$pids/${pid_of[$p]}" ] && kill -"$sig" -- "-$(cat "$pids/${pid_of[$p]}")" 2>/dev/null
+      kill -"$sig" "$p" 2>/dev/null # still waiting for the GPU's lock
+    done
+    for ((t = 0; t < 100; t++)); do [ -z "$(jobs -rp)" ] && break; sleep 0.1; done
+  done
+  wait
+  echo "tests/run.sh: stopped by SIG$1, with the ${#pid_of[@]} group(s) still running" >&2
+  rm -rf "$pids"
+  exit "$2"
 }
 
 # place_for INDEX: the GPU place a group may start on now (in place), 1 when none
@@ -182,7 +203,10 @@ place_for() {
 }
 
 rm -f "$durations.new"
+pids=$(mktemp -d "${TMPDIR:-/tmp}/test-run.XXXXXX")
 declare -A pid_of=() began=() place_of=()
+trap 'stop_run INT 130' INT
+trap 'stop_run TERM 143' TERM
 running=0 gpu_busy=() gpu_shared=() gpu_graded=()
 for ((p = 0; p < places; p++)); do gpu_busy[p]=-1 gpu_shared[p]=0 gpu_graded[p]=0; done
 waiting=("${order[@]}")
@@ -218,6 +242,7 @@ while [ ${#waiting[@]} -gt 0 ] || [ $running -gt 0 ]; do
   fi
   report "$i" "$rc" $((SECONDS - began[$i]))
 done
+rm -rf "$pids"
 # the times of this run for the next one's order (a filtered run keeps the others')
 if [ -f "$durations.new" ]; then
   [ -f "$durations" ] && awk 'NR == FNR { seen[$1] = 1; print; next } !($1 in seen)' \

@@ -39,6 +39,26 @@ rc=$?
 [ $rc -eq 2 ] && [ "$(wc -l <"$TEST_TMP/bad")" = 1 ] && grep -q TEST_GROUP_TIMEOUT "$TEST_TMP/bad" &&
   ok "a bad TEST_GROUP_TIMEOUT: one line, exit 2" || { bad "bad TEST_GROUP_TIMEOUT: exit $rc"; cat "$TEST_TMP/bad"; }
 
+# ---- a stopped run stops its groups: each is a process group of its own (timeout's), which
+# a signal to the run's group never reached; they ran on, on the GPU too, after the run ended
+tree=$TEST_TMP/tree-stop
+mkdir -p "$tree/tests/x"
+cp "$ROOT/tests/run.sh" "$ROOT/tests/lib.sh" "$tree/tests/"
+mark="stop-mark-$$"
+printf '#!/usr/bin/env bash\nexec -a %s sleep 60\n' "$mark" >"$tree/tests/x/test_long.sh"
+setsid bash "$tree/tests/run.sh" >"$TEST_TMP/stop.out" 2>&1 &
+runner=$!
+for _ in $(seq 100); do pgrep -f "^$mark" >/dev/null && break; sleep 0.1; done
+pgrep -f "^$mark" >/dev/null && ok "stop: the group runs" || bad "stop: the group never started"
+kill -TERM "$runner"
+wait "$runner"; rc=$?
+for _ in $(seq 50); do pgrep -f "^$mark" >/dev/null || break; sleep 0.1; done
+if pgrep -f "^$mark" >/dev/null; then
+  bad "stop: the group's program outlived the stopped run"; pkill -KILL -f "^$mark"
+else ok "stop: SIGTERM to the run ends its groups' programs too"; fi
+[ $rc -eq 143 ] && grep -q 'stopped by SIGTERM, with the 1 group(s) still running' "$TEST_TMP/stop.out" &&
+  ok "stop: exit 143 and one line that says so" || { bad "stop: exit $rc"; cat "$TEST_TMP/stop.out"; }
+
 # ---- the GPU's lock: shared groups together, an exclusive one alone
 tree=$TEST_TMP/tree2
 mkdir -p "$tree/tests/x" "$TEST_TMP/bin"
