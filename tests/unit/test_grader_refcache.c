@@ -200,8 +200,9 @@ static void test_uses_exclude_as_documented(void **state)
     free(dir);
 }
 
-/* A child that takes use on lock, says so on the pipe, and holds it until killed. */
-static pid_t hold_in_child(const char *lock, enum gpu_use use, int *ready)
+/* A child that takes use on lock (gated: the GPU shared first, then use as at a run's gate),
+ * says so on the pipe, and holds it until killed. */
+static pid_t hold_in_child(const char *lock, enum gpu_use use, int gated, int *ready)
 {
     int p[2];
     assert_int_equal(pipe(p), 0);
@@ -213,8 +214,11 @@ static pid_t hold_in_child(const char *lock, enum gpu_use use, int *ready)
         for (int fd = 3; fd < 256; fd++)
             if (fd != p[1])
                 close(fd);
-        struct gpu_hold h = gpu_hold_take(lock, use, NULL);
-        char c = gpu_hold_held(&h) ? 'y' : 'n';
+        struct gpu_hold h = gpu_hold_take(lock, gated ? GPU_SHARED : use, NULL);
+        if (gated)
+            gpu_hold_turn(&h, lock, use, NULL);
+        int held = use == GPU_TIMED ? h.whole >= 0 && h.timed >= 0 : gpu_hold_held(&h);
+        char c = held ? 'y' : 'n';
         if (write(p[1], &c, 1) != 1)
             _exit(1);
         pause();
@@ -257,14 +261,14 @@ static void test_alone_waits_for_timed_run(void **state)
     struct gpu_hold t = gpu_hold_take(lock, GPU_TIMED, NULL);
     assert_true(gpu_hold_held(&t));
     int r_shared, r_alone, r_timed;
-    pid_t shared = hold_in_child(lock, GPU_SHARED, &r_shared);
+    pid_t shared = hold_in_child(lock, GPU_SHARED, 0, &r_shared);
     assert_true(child_holds(r_shared, 2000));
     end_child(shared, r_shared);
-    pid_t alone = hold_in_child(lock, GPU_ALONE, &r_alone);
+    pid_t alone = hold_in_child(lock, GPU_ALONE, 0, &r_alone);
     assert_false(child_holds(r_alone, 300));
     gpu_hold_drop(&t);
     assert_true(child_holds(r_alone, 2000));
-    pid_t timed = hold_in_child(lock, GPU_TIMED, &r_timed);
+    pid_t timed = hold_in_child(lock, GPU_TIMED, 0, &r_timed);
     assert_false(child_holds(r_timed, 300));
     end_child(alone, r_alone);
     assert_true(child_holds(r_timed, 2000));
@@ -321,13 +325,13 @@ static void test_runs_alone_go_one_after_another(void **state)
     struct gpu_hold s0 = gpu_hold_take(lock, GPU_SHARED, NULL);
     assert_true(gpu_hold_held(&s0));
     int r_a1, r_s1, r_a2;
-    pid_t a1 = hold_in_child(lock, GPU_ALONE, &r_a1);
+    pid_t a1 = hold_in_child(lock, GPU_ALONE, 0, &r_a1);
     assert_false(child_holds(r_a1, 300));
-    pid_t s1 = hold_in_child(lock, GPU_SHARED, &r_s1); /* comes while a1 waits */
+    pid_t s1 = hold_in_child(lock, GPU_SHARED, 0, &r_s1); /* comes while a1 waits */
     assert_false(child_holds(r_s1, 300));
     gpu_hold_drop(&s0);
     assert_true(child_holds(r_a1, 2000));
-    pid_t a2 = hold_in_child(lock, GPU_ALONE, &r_a2); /* comes while a1 has its turn */
+    pid_t a2 = hold_in_child(lock, GPU_ALONE, 0, &r_a2); /* comes while a1 has its turn */
     assert_false(child_holds(r_a2, 300));
     end_child(a1, r_a1);
     assert_true(child_holds(r_a2, 2000)); /* before s1, which came first */
@@ -340,32 +344,6 @@ static void test_runs_alone_go_one_after_another(void **state)
     free(dir);
 }
 
-/* A child that starts holding the GPU shared and at its gate takes the timed runs' turn,
- * says so on the pipe, and holds it until killed. */
-static pid_t gate_in_child(const char *lock, int *ready)
-{
-    int p[2];
-    assert_int_equal(pipe(p), 0);
-    pid_t pid = fork();
-    assert_true(pid >= 0);
-    if (pid == 0) {
-        alarm(20);
-        for (int fd = 3; fd < 256; fd++)
-            if (fd != p[1])
-                close(fd);
-        struct gpu_hold h = gpu_hold_take(lock, GPU_SHARED, NULL);
-        gpu_hold_turn(&h, lock, GPU_TIMED, NULL);
-        char c = h.whole >= 0 && h.timed >= 0 ? 'y' : 'n';
-        if (write(p[1], &c, 1) != 1)
-            _exit(1);
-        pause();
-        _exit(0);
-    }
-    close(p[1]);
-    *ready = p[0];
-    return pid;
-}
-
 /* A run at its gate whose timed turn another run has waits holding nothing: a run that needs
  * the GPU alone waits for the run that times, not for every first look queued behind it (they
  * held the GPU shared while they waited). */
@@ -375,12 +353,12 @@ static void test_gate_waits_for_turn_holding_nothing(void **state)
     char *dir = tmp_dir();
     char *lock = path_join(dir, "gpu0.lock");
     int r_t1, r_t2, r_a;
-    pid_t t1 = gate_in_child(lock, &r_t1);
+    pid_t t1 = hold_in_child(lock, GPU_TIMED, 1, &r_t1);
     assert_true(child_holds(r_t1, 2000));
-    pid_t t2 = gate_in_child(lock, &r_t2); /* at its gate, the turn is t1's */
+    pid_t t2 = hold_in_child(lock, GPU_TIMED, 1, &r_t2); /* at its gate, the turn is t1's */
     assert_false(child_holds(r_t2, 300));
     assert_true(could_take(lock, LOCK_SH));
-    pid_t a = hold_in_child(lock, GPU_ALONE, &r_a);
+    pid_t a = hold_in_child(lock, GPU_ALONE, 0, &r_a);
     assert_false(child_holds(r_a, 300));
     end_child(t1, r_t1);
     assert_true(child_holds(r_a, 2000)); /* t2 does not hold it back */
