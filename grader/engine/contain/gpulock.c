@@ -43,6 +43,7 @@ static void wake_install(void)
     sigaction(SIGRTMIN, &sa, NULL);
 }
 
+/* The lock file at path, locked how (LOCK_SH, LOCK_EX; with LOCK_NB, one try and no wait). */
 static int lock_fd(const char *path, int how, const volatile sig_atomic_t *cancel)
 {
     int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
@@ -53,8 +54,9 @@ static int lock_fd(const char *path, int how, const volatile sig_atomic_t *cance
     sigemptyset(&wake);
     sigaddset(&wake, SIGRTMIN);
     timer_t timer;
+    const int waits = !(how & LOCK_NB);
     int ticking = 0, rc = flock(fd, how | LOCK_NB);
-    if (rc != 0 && (errno == EWOULDBLOCK || errno == EINTR) && cancel) {
+    if (rc != 0 && waits && (errno == EWOULDBLOCK || errno == EINTR) && cancel) {
         pthread_once(&once, wake_install);
         struct sigevent ev;
         memset(&ev, 0, sizeof ev);
@@ -68,7 +70,7 @@ static int lock_fd(const char *path, int how, const volatile sig_atomic_t *cance
             pthread_sigmask(SIG_UNBLOCK, &wake, NULL);
         }
     }
-    while (rc != 0 && (errno == EWOULDBLOCK || errno == EINTR)) {
+    while (rc != 0 && waits && (errno == EWOULDBLOCK || errno == EINTR)) {
         if (cancel && *cancel) {
             errno = ECANCELED;
             break;
@@ -110,24 +112,12 @@ static int whole_take(const char *path, int how, int *queue, const volatile sig_
     return fd;
 }
 
-static int timed_take(const char *path, const volatile sig_atomic_t *cancel)
+/* The timed runs' turn (LOCK_EX; LOCK_EX | LOCK_NB: -1 at once when another run has it). */
+static int timed_take(const char *path, int how, const volatile sig_atomic_t *cancel)
 {
     char *timed_path = xasprintf("%s.timed", path);
-    int fd = lock_fd(timed_path, LOCK_EX, cancel);
+    int fd = lock_fd(timed_path, how, cancel);
     free(timed_path);
-    return fd;
-}
-
-/* The timed runs' turn if no other run has it, else -1 at once. */
-static int timed_try(const char *path)
-{
-    char *timed_path = xasprintf("%s.timed", path);
-    int fd = open(timed_path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
-    free(timed_path);
-    if (fd >= 0 && flock(fd, LOCK_EX | LOCK_NB) != 0) {
-        close(fd);
-        fd = -1;
-    }
     return fd;
 }
 
@@ -135,7 +125,7 @@ static int timed_try(const char *path)
 static void timed_then_shared(struct gpu_hold *h, const char *path,
                               const volatile sig_atomic_t *cancel)
 {
-    h->timed = timed_take(path, cancel);
+    h->timed = timed_take(path, LOCK_EX, cancel);
     if (h->timed >= 0)
         h->whole = whole_take(path, LOCK_SH, NULL, cancel);
     if (h->whole < 0)
@@ -180,7 +170,7 @@ void gpu_hold_turn(struct gpu_hold *h, const char *path, enum gpu_use use,
     if (h->timed >= 0)
         return;
     if (h->whole >= 0) {
-        h->timed = timed_try(path);
+        h->timed = timed_take(path, LOCK_EX | LOCK_NB, NULL);
         if (h->timed >= 0)
             return;
         /* another run times: this one waits at its gate, its program idle, holding nothing */
