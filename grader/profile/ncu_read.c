@@ -375,3 +375,55 @@ const char *profile_side_bound(const struct profile_side *s)
         return "latency";
     return !(sm > mem) ? "memory" : "compute";
 }
+
+/* Whether name is one item of the comma-separated list. */
+static int listed(const char *list, const char *name)
+{
+    size_t n = strlen(name);
+    for (const char *p = list; (p = strstr(p, name)) != NULL; p += n)
+        if ((p == list || p[-1] == ',') && (p[n] == ',' || p[n] == '\0'))
+            return 1;
+    return 0;
+}
+
+int profile_metrics_cover(const char *list, char *missing, size_t len)
+{
+    static const char *const always[] = {"gpu__time_duration.sum", "launch__grid_size",
+                                         "launch__block_size"};
+    for (size_t i = 0; i < sizeof always / sizeof *always; i++)
+        if (!listed(list, always[i])) {
+            snprintf(missing, len, "%s", always[i]);
+            return 0;
+        }
+    if (!strstr(list, "regex:") || !strstr(list, "issue_stalled")) {
+        snprintf(missing, len, "the stall reasons (%s...)", stall_prefixes[0]);
+        return 0;
+    }
+    for (int raw = 0; raw < R_COUNT; raw++) {
+        if (raw == R_TIME_NS)
+            continue;
+        /* the threads per instruction may come as one ratio (read_raw) */
+        if ((raw == R_THREAD_INST || raw == R_INST) &&
+            listed(list, "smsp__thread_inst_executed_per_inst_executed.ratio"))
+            continue;
+        const char *first_missing = NULL;
+        int whole = 0;
+        for (size_t i = 0; i < sizeof sources / sizeof *sources && !whole; i++) {
+            if ((int)sources[i].raw != raw)
+                continue;
+            whole = 1;
+            for (size_t k = 0; k < sizeof sources[i].t / sizeof *sources[i].t &&
+                               sources[i].t[k].metric; k++)
+                if (!listed(list, sources[i].t[k].metric)) {
+                    if (!first_missing)
+                        first_missing = sources[i].t[k].metric;
+                    whole = 0;
+                }
+        }
+        if (!whole) {
+            snprintf(missing, len, "%s", first_missing ? first_missing : "?");
+            return 0;
+        }
+    }
+    return 1;
+}

@@ -45,6 +45,11 @@ int profile_side_read(const char *text, struct profile_side *s, char *err, size_
 int profile_side_read_timed(const char *text, const char *times, struct profile_side *s,
                             char *err, size_t errlen);
 void profile_side_free(struct profile_side *s);
+/* Whether list (ncu's --metrics value: names and "regex:" patterns, comma-separated) asks for
+ * every figure this reads: for each, all the metrics of one of its candidates, and the time,
+ * the launch shape and the stall reasons. 1, or 0 with the first figure's missing metric in
+ * missing. */
+int profile_metrics_cover(const char *list, char *missing, size_t len);
 /* "memory", "compute" or "latency": what bounds the side, from its throughputs. */
 const char *profile_side_bound(const struct profile_side *s);
 

@@ -431,6 +431,43 @@ static void test_h200_variants(void **state)
     profile_rules_free(&r);
 }
 
+/* The collection asks ncu for every metric the reader reads, and for no whole section (each
+ * costs replay passes); a list without one of them is caught. */
+static void test_collection_asks_what_is_read(void **state)
+{
+    (void)state;
+    const char *const *a = profile_ncu_args();
+    const char *metrics = NULL;
+    for (; *a; a++) {
+        assert_string_not_equal(*a, "--section");
+        assert_string_not_equal(*a, "--set");
+        if (strcmp(*a, "--metrics") == 0)
+            metrics = a[1];
+    }
+    assert_non_null(metrics);
+    char missing[128] = "";
+    assert_int_equal(profile_metrics_cover(metrics, missing, sizeof missing), 1);
+    /* each metric taken out in turn: the check names a figure's metric as missing, unless the
+     * reader has another candidate for that figure in the list */
+    const char *drop[] = {"dram__bytes_write.sum", "launch__block_size",
+                          "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum",
+                          "smsp__sass_inst_executed_op_shared_st.sum"};
+    for (size_t i = 0; i < sizeof drop / sizeof *drop; i++) {
+        char *cut = strdup(metrics), *at = strstr(cut, drop[i]);
+        assert_non_null(at);
+        memmove(at, at + strlen(drop[i]) + 1, strlen(at + strlen(drop[i]) + 1) + 1);
+        assert_int_equal(profile_metrics_cover(cut, missing, sizeof missing), 0);
+        assert_string_equal(missing, drop[i]);
+        free(cut);
+    }
+    char *no_stalls = strdup(metrics);
+    *strstr(no_stalls, ",regex:") = '\0';
+    assert_int_equal(profile_metrics_cover(no_stalls, missing, sizeof missing), 0);
+    free(no_stalls);
+    /* a name is one item, not a prefix of another */
+    assert_int_equal(profile_metrics_cover("gpu__time_duration.summary", missing, sizeof missing), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -439,6 +476,7 @@ int main(void)
         cmocka_unit_test(test_rules_file), cmocka_unit_test(test_findings),
         cmocka_unit_test(test_ceiling),    cmocka_unit_test(test_unavailable),
         cmocka_unit_test(test_text_and_json), cmocka_unit_test(test_h200_variants),
+        cmocka_unit_test(test_collection_asks_what_is_read),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
