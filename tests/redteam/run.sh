@@ -13,8 +13,10 @@
 #   absent = TEXT             optional: the build log must not contain TEXT
 #   reason = TEXT             optional: the report's reason must contain TEXT
 #   build_timeout = S         optional: the grader's --build-timeout (default 120)
-#   timeout = S               optional: the grader's --timeout (default $REDTEAM_TIMEOUT, 5): a
-#                             case that must pass runs the whole task, inputs of 256 MiB included
+#   timeout = S               optional: the grader's --timeout (default $REDTEAM_TIMEOUT, 20):
+#                             a run opens its device behind every other program's that the host's
+#                             graded groups start (the driver opens one at a time), which took a
+#                             case that exits at once past 5 s on one H200; a hang's case may ask less
 #   sandbox = KEY[|KEY...]    optional: graded again with --no-objcheck, the outcome then: the
 #                             sandbox must hold by itself where the object check would have
 #                             stopped the attack first (a second row, "NAME/sandbox")
@@ -38,7 +40,7 @@
 set -u
 SRC=$(cd "$(dirname "$0")/../.." && pwd)
 CASES=${REDTEAM_CASES:-$SRC/tests/redteam/cases}
-RUN_TIMEOUT=${REDTEAM_TIMEOUT:-5}
+RUN_TIMEOUT=${REDTEAM_TIMEOUT:-20}
 JOBS=${TEST_JOBS:-$(nproc 2>/dev/null || echo 1)}
 [ "$JOBS" -gt 4 ] 2>/dev/null && JOBS=4
 JOBS=${REDTEAM_JOBS:-$JOBS}
