@@ -2,7 +2,8 @@
 # Too slow gets a second look: the graded run is made again, verified, and timed against the
 # reference's time this grading took alone moments before, and that look decides. A run slow
 # only the first time passes; a run slow both times stays too slow, and its reason gives both
-# ratios; a pass is looked at once.
+# ratios; a pass is looked at once. A second look's doubt of the witness is judged against a
+# window of the reference's taken right after it.
 source "$(dirname "$0")/../lib.sh"
 source "$ROOT/tests/grader/common.sh"
 
@@ -77,5 +78,65 @@ t = {x["id"]: x for x in d["tasks"]}["01-basics/wrong"]
 assert t["outcome"] == "wrong", t["outcome"]
 assert t["speed"]["first_ratio"] is None, t["speed"]
 ' "$TEST_TMP/r.json"
+
+# A second look's doubt of the witness (its window, go to done, far longer than its calls'
+# times) is the verdict only against a window of the reference's taken right after it: a host
+# busy with other work stretches the harness's work around every call, the reference's too.
+# Here the exercise is honest but one of its timed calls is held up 300 ms (the host's load,
+# as it were): the window is stretched, its median is not. In "load", the reference, timed
+# fast first, is held up the same way in every later run (the load lasts): passed. In
+# "no-load" the reference stays fast: the window is not believed.
+for world in load no-load; do
+  c="$TEST_TMP/course-$world"
+  fixture_copy "$c" 01-basics
+  cat >"$c/exercises/01-basics/pass.cu" <<'EOF'
+/* Right; its third timed call held up 300 ms, as a busy host may hold it up. */
+#include <time.h>
+#include "protocol.h"
+
+double task_compute(long i, uint64_t seed)
+{
+    static int call = -1;
+    if (i == 0 && ++call == 2)
+        nanosleep(&(struct timespec){0, 300000000}, NULL);
+    return protocol_expected(i, seed);
+}
+EOF
+  cat >"$c/solutions/01-basics/pass.cu" <<EOF
+/* The reference: right, fast on its first timed run; in "load" its later runs are held up as
+ * the exercise's are. */
+#include <stdio.h>
+#include <time.h>
+#include "protocol.h"
+
+double task_compute(long i, uint64_t seed)
+{
+    static int call = -1, held = -1;
+    if (held < 0) {
+        FILE *f = fopen("load.mark", "r");
+        held = f != NULL && $([ $world = load ] && echo 1 || echo 0);
+        if (f)
+            fclose(f);
+        else if ((f = fopen("load.mark", "w")))
+            fclose(f);
+    }
+    if (i == 0 && ++call == 2 && held)
+        nanosleep(&(struct timespec){0, 300000000}, NULL);
+    return protocol_expected(i, seed);
+}
+EOF
+  "$GRADER" --batch --root "$c" --no-state --no-sanitize --no-objcheck --ncu-share 0 --seed 3 \
+    pass --format json --output "$TEST_TMP/$world.json" 2>"$TEST_TMP/$world.err"
+done
+py_json "a window stretched by the host's load, the reference's taken right after stretched alike: passed" '
+t = d["tasks"][0]
+assert t["outcome"] == "passed", t["outcome"] + ": " + t["reason"]
+assert t["speed"]["first_ratio"] is not None, ("no second look", t["speed"])
+' "$TEST_TMP/load.json"
+py_json "the same window, the reference's right after it not stretched: implausible" '
+t = d["tasks"][0]
+assert t["outcome"] == "implausible", t["outcome"] + ": " + t["reason"]
+assert "the grader\x27s clock" in t["reason"], t["reason"]
+' "$TEST_TMP/no-load.json"
 
 finish
