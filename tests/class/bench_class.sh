@@ -32,19 +32,25 @@
 # wall, and steady), speed-up over the first run (of the steady rates where every run has one),
 # each GPU's busy and idle share; and every task of every student graded in two runs
 # compared (the script exits 1 when an outcome differs).
+# --scan-keep: a K whose run OUTDIR/gpus-K/ already holds (its class.csv) is not graded again
+# but joins the table, so that a scan longer than one sitting of a machine is run in parts
+# (--scan 1, then --scan 1,2 --scan-keep, ...: the class is the same each time).
 set -u
 cd "$(dirname "$0")/../.."
-[ $# -ge 1 ] || { echo "usage: tests/class/bench_class.sh OUTDIR [N] [LIMIT] [grader class options...] [--scan 1,2,4]" >&2; exit 2; }
+[ $# -ge 1 ] || { echo "usage: tests/class/bench_class.sh OUTDIR [N] [LIMIT] [grader class options...] [--scan 1,2,4 [--scan-keep]]" >&2; exit 2; }
 out=$1 n=${2:-20} limit=${3:-600}
 shift $(( $# < 3 ? $# : 3 ))
-scan="" scanning=0 opts=()
+scan="" scanning=0 keep=0 opts=()
 while [ $# -gt 0 ]; do
   case $1 in
+    --scan-keep) keep=1; shift ;;
     --scan) scanning=1 scan=${2:-}; shift $(( $# < 2 ? 1 : 2 )) ;;
     --scan=*) scanning=1 scan=${1#--scan=}; shift ;;
     *) opts+=("$1"); shift ;;
   esac
 done
+[ $keep -eq 0 ] || [ $scanning -eq 1 ] ||
+  { echo "bench_class: --scan-keep goes with --scan" >&2; exit 2; }
 if [ $scanning -eq 1 ]; then
   [[ $scan =~ ^[1-9][0-9]*(,[1-9][0-9]*)*$ ]] ||
     { echo "bench_class: --scan takes GPU counts, e.g. --scan 1,2,4 (got '$scan')" >&2; exit 2; }
@@ -133,7 +139,8 @@ for path in sorted(glob.glob(os.path.join(cls, "*", "results.json"))):
         if kind in expected:
             want = expected[kind] if tid == "03-naive-matmul/matmul_naive" else "passed"
             if got != want:
-                odd.append(f"{student}: {tid} {got}, expected {want}")
+                why = " ".join(str(res.get("reason") or "").split())[:300]
+                odd.append(f"{student}: {tid} {got}, expected {want}" + (f" ({why})" if why else ""))
 rate = done / secs * 60 if secs > 0 else 0
 print(f"students graded: {done} in {secs:.0f} s: {rate:.2f} students a minute, "
       f"{secs / done if done else float('nan'):.1f} s a student")
@@ -369,6 +376,11 @@ rc=0 runs=()
 for k in ${scan//,/ }; do
   if [ "$k" -gt "$n_gpus" ]; then
     echo "--scan: $k GPUs left out: this machine has $n_gpus" | tee -a "$out/summary.txt"
+    continue
+  fi
+  if [ $keep -eq 1 ] && [ -s "$out/gpus-$k/class.csv" ]; then
+    echo "== $k GPU(s): kept from an earlier run ($out/gpus-$k)" | tee -a "$out/summary.txt"
+    runs+=("$out/gpus-$k")
     continue
   fi
   echo "== $k GPU(s)" | tee -a "$out/summary.txt"
