@@ -3,7 +3,8 @@
 # reference's time this grading took alone moments before, and that look decides. A run slow
 # only the first time passes; a run slow both times stays too slow, and its reason gives both
 # ratios; a pass is looked at once. A second look's doubt of the witness is judged against a
-# window of the reference's taken right after it.
+# window of the reference's taken right after it, and a second look too slow against the
+# reference's time before it against the slower of that and one taken right after it.
 source "$(dirname "$0")/../lib.sh"
 source "$ROOT/tests/grader/common.sh"
 
@@ -63,15 +64,17 @@ assert "the first run" in t["reason"], t["reason"]
 ' "$TEST_TMP/r.json"
 
 # The reference was timed alone a moment before the second look: its time serves, and the
-# reference runs once. Per task: "pass" (one second look) 2 runs alone, "slow" (too slow,
-# looked at twice too) 2. Runs of the programs only: a second look of ncu's is alone too (the
+# reference runs once for a second look that passes. Per task: "pass" (one second look) 2 runs
+# alone; "slow" (too slow, looked at twice too) 3: its second look, still too slow, is judged
+# against a time of the reference's taken right after it as well. Runs of the programs only:
+# a second look of ncu's is alone too (the
 # cross-check is triggered when a second look comes out faster than the reference, which the
 # stand-in's 50 microseconds of CPU work sometimes do on a fast host: on the H200's 32-core
 # host that ncu row once made "pass" 3).
 alone() { awk -v t="$1" '$2 == t && $3 != "ncu" && $4 == "alone"' "$TEST_TMP/trace" | wc -l; }
-[ "$(alone pass)" -eq 2 ] && [ "$(alone slow)" -eq 2 ] &&
-  ok "a second look takes the reference's time of its grading: no second reference run" ||
-  bad "runs alone: pass $(alone pass), slow $(alone slow), expected 2 each: $(cat "$TEST_TMP/trace")"
+[ "$(alone pass)" -eq 2 ] && [ "$(alone slow)" -eq 3 ] &&
+  ok "a second look takes the reference's time of its grading; one still too slow, one taken after it too" ||
+  bad "runs alone: pass $(alone pass), slow $(alone slow), expected 2 and 3: $(cat "$TEST_TMP/trace")"
 
 py_json "a wrong result is not looked at twice" '
 t = {x["id"]: x for x in d["tasks"]}["01-basics/wrong"]
@@ -138,5 +141,57 @@ t = d["tasks"][0]
 assert t["outcome"] == "implausible", t["outcome"] + ": " + t["reason"]
 assert "the grader\x27s clock" in t["reason"], t["reason"]
 ' "$TEST_TMP/no-load.json"
+
+# A second look too slow against the reference's time of before it, when the host's load
+# slowed both: the exercise is slow on every run; the reference, fast on its first timed run,
+# is slowed as much and a little more on every later one (the load lasts). Judged against a
+# time of the reference's taken right after the second look as well: passed. Against the
+# first run's fast time alone, it was too slow.
+c="$TEST_TMP/course-slowed"
+fixture_copy "$c" 01-basics
+cat >"$c/exercises/01-basics/pass.cu" <<'EOF'
+/* Right, and slowed on every run, as a busy host may slow it. */
+#include "protocol.h"
+
+double task_compute(long i, uint64_t seed)
+{
+    volatile double spin = 0;
+    for (int k = 0; k < 20000; k++)
+        spin += k;
+    return protocol_expected(i, seed) + spin * 0;
+}
+EOF
+cat >"$c/solutions/01-basics/pass.cu" <<'EOF'
+/* The reference: fast on its first timed run, then slowed as the exercise is, a little more. */
+#include <stdio.h>
+#include "protocol.h"
+
+double task_compute(long i, uint64_t seed)
+{
+    static int held = -1;
+    if (held < 0) {
+        FILE *f = fopen("slowed.mark", "r");
+        held = f != NULL;
+        if (f)
+            fclose(f);
+        else if ((f = fopen("slowed.mark", "w")))
+            fclose(f);
+    }
+    volatile double spin = 0;
+    for (int k = 0; held && k < 25000; k++)
+        spin += k;
+    return protocol_expected(i, seed) + spin * 0;
+}
+EOF
+sed -i '/^\[task.pass\]/,/^\[/ s/^speed_threshold = .*/speed_threshold = 0.2/' "$c/lessons/01-basics/lesson.ini"
+"$GRADER" --batch --root "$c" --no-state --no-sanitize --no-objcheck --no-witness --ncu-share 0 \
+  --seed 3 pass --format json --output "$TEST_TMP/slowed.json" 2>"$TEST_TMP/slowed.err"
+py_json "a second look slowed by the host's load, the reference's right after it slowed alike: passed" '
+t = d["tasks"][0]
+assert t["outcome"] == "passed", t["outcome"] + ": " + t["reason"]
+sp = t["speed"]
+assert sp["first_ratio"] is not None and sp["first_ratio"] < 0.2, ("no slow first look", sp)
+assert sp["ratio"] >= 0.2, sp
+' "$TEST_TMP/slowed.json"
 
 finish

@@ -82,9 +82,10 @@ static int do_speed(struct job *j) { return sol_intact(j) && step_speed(j) && so
  * fifth slower than the same code's reference on the H200. So the graded run is made once
  * more, alone, verified as the first was, and timed against a time of the reference's taken
  * alone now: the one this grading measured moments before, else one taken anew right after
- * (grade_check.c: reference_time). The second look decides (a run that is wrong or crashes
- * this time is graded for that). Only a result that would be too slow by its ratio, and
- * nothing else, is looked at twice. */
+ * (grade_check.c: reference_time); still too slow against the one from before, against the
+ * slower of it and one taken right after (step_speed). The second look decides (a run that
+ * is wrong or crashes this time is graded for that). Only a result that would be too slow by
+ * its ratio, and nothing else, is looked at twice. */
 static int second_look(struct job *j)
 {
     struct task_result *r = j->r;
