@@ -1,14 +1,22 @@
 /* board.c — the GPUs' load, shared by the grading processes of a class (class_int.h).
  *
- * A class on several GPUs once gave each grading process one GPU for its whole student: slot
- * s graded on GPU s mod n. With no more students than slots the class was split in two before
- * anything was known of them, and in the bench's class of 8 on two GPUs, GPU 0 drew every
- * student whose tasks all pass (reference times, sanitizers, ncu) and took 134 s while GPU 1
- * was done after 64 s. Now every task of every student goes, as it begins, to the GPU with the
- * fewest tasks in flight: the GPUs pull work from one queue, the class's tasks, at the grain of
- * a task, whatever the students' mix. Among GPUs equally loaded, the one that graded this task
- * most often takes it: its reference's time is there already (refcache.h keeps one per GPU),
- * so a small class times each reference on fewer GPUs.
+ * While students wait in the class's queue, each slot grades on its own GPU (slot s on GPU
+ * s mod n), every task of its student there: each GPU grades its own students as one GPU
+ * alone does. Once the queue is empty (board_dry), every task that begins goes to the GPU
+ * with the fewest tasks in flight, so that the last students' tasks spread over GPUs whose own
+ * students are done; among GPUs equally loaded, the one that graded this task most often
+ * takes it (its reference's time is there already: refcache.h keeps one per GPU).
+ *
+ * Two designs came before. Slot s on GPU s mod n for its whole student, with no spreading:
+ * with no more students than slots, the class was split before anything was known of them,
+ * and in the bench's class of 8 on two GPUs GPU 0 drew every student whose tasks all pass
+ * (reference times, sanitizers, ncu) and took 134 s while GPU 1 was done after 64 s. Then
+ * every task of every student to the least busy GPU, always: each student's tasks were spread
+ * over every GPU, so each GPU timed every task's reference for itself in the first round, and
+ * a student's grading, which takes its times only once all of its tasks are checked
+ * (grade_many.c), waited on the slowest of all the GPUs: on an H200 x4 host a student took
+ * 116-171 s on one GPU, 176-243 s on two and 188-279 s on four, and two GPUs graded 1.29 times
+ * as many students a minute as one.
  *
  * The board is one shared anonymous mapping made before the pool forks, with a process-shared
  * robust mutex: a grading process killed while it picks leaves the board usable. Each slot
@@ -27,6 +35,7 @@ struct gpu_board {
     size_t n_slots, n_gpus, n_tasks;
     size_t bytes;
     unsigned rotate;    /* where the scan for a tie starts: ties go round the GPUs */
+    int dry;            /* the class's queue is empty: tasks go to the least busy GPU */
     long cells[];       /* in_flight[slot][gpu], begun[slot][gpu], affinity[task][gpu] */
 };
 
@@ -87,25 +96,35 @@ static void board_lock(struct gpu_board *b)
 size_t board_pick(struct gpu_board *b, size_t slot, size_t task)
 {
     board_lock(b);
-    long load[MAX_GPUS] = {0};
-    for (size_t s = 0; s < b->n_slots; s++)
-        for (size_t k = 0; k < b->n_gpus; k++)
-            load[k] += in_flight(b, s)[k];
-    size_t best = SIZE_MAX;
+    size_t best = slot % b->n_gpus;
     long *aff = task < b->n_tasks ? affinity(b, task) : NULL;
-    for (size_t r = 0; r < b->n_gpus; r++) {
-        size_t k = (b->rotate + r) % b->n_gpus;
-        if (best == SIZE_MAX || load[k] < load[best] ||
-            (load[k] == load[best] && aff && aff[k] > aff[best]))
-            best = k;
+    if (b->dry) {
+        long load[MAX_GPUS] = {0};
+        for (size_t s = 0; s < b->n_slots; s++)
+            for (size_t k = 0; k < b->n_gpus; k++)
+                load[k] += in_flight(b, s)[k];
+        best = SIZE_MAX;
+        for (size_t r = 0; r < b->n_gpus; r++) {
+            size_t k = (b->rotate + r) % b->n_gpus;
+            if (best == SIZE_MAX || load[k] < load[best] ||
+                (load[k] == load[best] && aff && aff[k] > aff[best]))
+                best = k;
+        }
+        b->rotate++;
     }
-    b->rotate++;
     in_flight(b, slot)[best]++;
     begun(b, slot)[best]++;
     if (aff)
         aff[best]++;
     pthread_mutex_unlock(&b->lock);
     return best;
+}
+
+void board_dry(struct gpu_board *b)
+{
+    board_lock(b);
+    b->dry = 1;
+    pthread_mutex_unlock(&b->lock);
 }
 
 void board_done(struct gpu_board *b, size_t slot, size_t gpu)

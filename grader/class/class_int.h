@@ -3,7 +3,7 @@
  *   roster.c     the students of a class directory
  *   cli.c        options (getopt_long) and the class's absolute paths
  *   resume.c     hashes and seeds: which students are graded already (resumability)
- *   board.c      the GPUs' load, shared by the grading processes: each task to the least busy GPU
+ *   board.c      the GPUs' load, shared by the grading processes: which GPU each task goes to
  *   run.c        what both commands begin with: options, stop signals, the course and class
  *   student.c    one student: the bounded builds and the grading, results.json
  *   pool.c       students in parallel, one child process per slot (--jobs per GPU)
@@ -116,9 +116,12 @@ size_t count_fresh(const struct class_run *cr);
 struct gpu_board;
 struct gpu_board *board_new(size_t n_slots, size_t n_gpus, size_t n_tasks); /* NULL: errno */
 void board_free(struct gpu_board *b);
-/* The GPU for the course's task `task` as slot's process begins it: the fewest tasks in
- * flight, ties to the GPU that began this task most; counted in flight until board_done. */
+/* The GPU for the course's task `task` as slot's process begins it: the slot's own (slot mod
+ * the GPUs) while students wait in the queue; after board_dry, the fewest tasks in flight,
+ * ties to the GPU that began this task most. Counted in flight until board_done. */
 size_t board_pick(struct gpu_board *b, size_t slot, size_t task);
+/* No student is left in the class's queue: from now on tasks spread over the GPUs. */
+void board_dry(struct gpu_board *b);
 void board_done(struct gpu_board *b, size_t slot, size_t gpu);
 /* Tasks slot began on gpu since its last board_clear. */
 long board_begun(struct gpu_board *b, size_t slot, size_t gpu);

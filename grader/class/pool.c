@@ -1,7 +1,8 @@
 /* pool.c — students in parallel on one machine (class_int.h): one child process per slot,
  * --jobs slots for each GPU of --gpus, all of them taking the next student of one queue.
- * A slot is no GPU's: on several GPUs each task of a student goes, as it begins, to the GPU
- * least busy then (board.c). SIGINT and SIGTERM cancel the gradings in progress. */
+ * On several GPUs slot s grades on GPU s mod n while students wait; once none waits, each
+ * task that begins goes to the GPU least busy then (board.c). SIGINT and SIGTERM cancel the
+ * gradings in progress. */
 #include <errno.h>
 #include <math.h>
 #include <signal.h>
@@ -150,6 +151,8 @@ size_t run_pool(const struct class_opts *o, const struct course *c, const struct
             started[s] = now_s();
             running++;
         }
+        if (board && next == n_todo)
+            board_dry(board);
         if (running == 0)
             break;
         int status;

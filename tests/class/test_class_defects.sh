@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# grader class, without a GPU: where a class's work goes on several GPUs (each task to the
-# least busy GPU, not each student to one), what a student reads of a failed build (their own
+# grader class, without a GPU: where a class's work goes on several GPUs (while students wait,
+# each place's student on its own GPU; once none waits, each task to the least busy GPU), what a student reads of a failed build (their own
 # exercises/ path, never the grader's scratch), what a class that measured nothing says and
 # exits with, and bad or empty input said in one line.
 source "$(dirname "$0")/../lib.sh"
@@ -10,7 +10,8 @@ G=("$GRADER")
 OPTS=(--course "$COURSE_DIR" --no-sanitize --timeout 3)
 sol() { echo "$COURSE_DIR/solutions/$1.cu"; }
 
-# ---- two GPUs: a student's tasks go to both, whichever GPU is less busy as each begins
+# ---- two GPUs, no student waiting: a student's tasks go to both, whichever GPU is less busy
+# as each begins
 CLASS=$TEST_TMP/probes
 for s in ann bob; do
   for t in "${TASKS[@]}"; do
@@ -48,6 +49,17 @@ assert abs(per["0"] - per["1"]) <= len(rows) // 2, per
 print(per)
 PY
 [ $? -eq 0 ] && ok "the trace's map of tasks to GPUs names both GPUs" || { bad "trace map"; cat "$TEST_TMP/gpus.check"; }
+
+# ---- more students than places: while some wait, each place grades on its own GPU, so the
+# first student to end had every task on one GPU
+CLASS=$TEST_TMP/queue
+for s in amy ben cy di; do
+  for t in 01-basics/pass 02-faults/skip; do put "$s" "$t" "$(sol "$t")" "$PROBE"; done
+done
+"${G[@]}" class "$CLASS" "${OPTS[@]}" --gpus 0,1 --jobs 1 --work "$TEST_TMP/work3" \
+  >"$TEST_TMP/queue.out" 2>&1 || { bad "four students on two GPUs: exit $?"; tail -n 20 "$TEST_TMP/queue.out"; }
+expect_grep "^\[1/4\] [a-z]+ .*, GPU [01]\)$" "$TEST_TMP/queue.out" \
+  "with students waiting, the first student graded was graded on one GPU"
 
 # ---- a build error reads as the student's own path, as in --batch
 CLASS=$TEST_TMP/broken

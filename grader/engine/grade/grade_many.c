@@ -34,7 +34,7 @@
  * timed: the same pipeline with one thread of each kind, the checker timing its tasks itself.
  * A class grades each student this way, and its GPU's turn no longer waits for a student's
  * next program to start. grade_ahead_pick lets the caller choose each task's options as it
- * begins: a class on several GPUs sends each task to the GPU least busy then.
+ * begins: a class on several GPUs sends the last students' tasks to the GPU least busy then.
  *
  * The results reach the caller in the order of the tasks, on its own thread, as soon as they
  * and every one before them are over: a report or a progress line reads the same whatever
