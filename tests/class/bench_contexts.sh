@@ -5,6 +5,8 @@
 # each number Q of hardware work queues a context opens (CUDA_DEVICE_MAX_CONNECTIONS: 1, as
 # the grader opens them but for a task that asks for more, and CUDA's default of 8).
 #   tests/class/bench_contexts.sh OUTDIR [P,P,...=1,8,32,64] [Q,Q,...=1,8]
+#   BENCH_CONTEXTS_UNDER="compute-sanitizer --tool memcheck" ...  each program started under
+#   that command (words split on spaces), as a grading starts its sanitizers
 # Writes OUTDIR/contexts.txt and contexts.csv: queues, GPUs, programs, wall, programs a second, the
 # median and slowest time to a context, and the CPU's busy share over the wall. A grading
 # starts about 55 such programs a student (graded runs, compute-sanitizer, the verifier of a
@@ -15,7 +17,7 @@
 set -u
 cd "$(dirname "$0")/../.."
 case ${1:-} in -h|--help|'') echo "usage: tests/class/bench_contexts.sh OUTDIR [P,P,...=1,8,32,64] [Q,Q,...=1,8]"; [ -n "${1:-}" ]; exit $? ;; esac
-out=$1 counts=${2:-1,8,32,64} queues=${3:-1,8}
+out=$1 counts=${2:-1,8,32,64} queues=${3:-1,8} under=${BENCH_CONTEXTS_UNDER:-}
 [[ $counts =~ ^[1-9][0-9]*(,[1-9][0-9]*)*$ ]] ||
   { echo "bench_contexts: program counts are numbers, e.g. 1,8,32 (got '$counts')" >&2; exit 2; }
 [[ $queues =~ ^([1-9]|[12][0-9]|3[0-2])(,([1-9]|[12][0-9]|3[0-2]))*$ ]] ||
@@ -39,7 +41,7 @@ for ((k = 1; k <= n_gpus; k *= 2)); do
     read -r b0 i0 < <(cpu_ticks)
     t0=$(date +%s.%N)
     for ((i = 0; i < p; i++)); do
-      CUDA_VISIBLE_DEVICES=$((i % k)) CUDA_DEVICE_MAX_CONNECTIONS=$q "$work/contexts" >"$work/out.$i" 2>&1 &
+      CUDA_VISIBLE_DEVICES=$((i % k)) CUDA_DEVICE_MAX_CONNECTIONS=$q $under "$work/contexts" >"$work/out.$i" 2>&1 &
     done
     wait
     t1=$(date +%s.%N)
@@ -51,7 +53,7 @@ path, k, p, t0, t1, busy, idle, q = sys.argv[1:]
 rows = []
 for line in open(path):
     f = line.split()
-    if len(f) == 3:
+    if len(f) == 3 and not line.startswith("="):  # a tool's own lines start with '='
         rows.append(float(f[0]))
 if len(rows) != int(p):
     sys.exit(f"{int(p) - len(rows)} of {p} programs failed: " + open(path).read()[:300])
