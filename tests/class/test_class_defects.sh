@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # grader class, without a GPU: where a class's work goes on several GPUs (while students wait,
-# each place's student on its own GPU; once none waits, each task to the least busy GPU), what a student reads of a failed build (their own
-# exercises/ path, never the grader's scratch), what a class that measured nothing says and
-# exits with, and bad or empty input said in one line.
+# each place's student on its own GPU; once none waits, each task to the least busy GPU), what
+# a student reads of a failed build (their own exercises/ path, never the grader's scratch),
+# what a class that measured nothing says and exits with, and bad or empty input said in one
+# line.
 source "$(dirname "$0")/../lib.sh"
 source tests/class/fixture.sh
 setup_course
