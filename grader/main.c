@@ -255,6 +255,11 @@ static int run_course(const char *root, struct cli *c, struct grader_opts *o)
     char *lock = NULL;
     if (s && !o->grade.gpu_lock)
         o->grade.gpu_lock = lock = own_gpu_lock(&o->grade);
+    /* gradings one after another (or of several trees) that share one GPU may share the
+     * reference's times too, as a class's gradings of one GPU do (refcache.h) */
+    const char *refs = getenv("GRADER_REFERENCE_CACHE");
+    if (s && !o->grade.ref_cache && refs && *refs)
+        o->grade.ref_cache = refs;
 #ifdef HAVE_TUI
     if (s && !c->batch && isatty(STDOUT_FILENO) && isatty(STDIN_FILENO) && tui_usable())
         rc = tui_main(s, o);

@@ -428,7 +428,8 @@ const struct case_result *job_flagged_case(const struct task_result *r, const ch
 
 char *job_ref_key(const struct job *j, const char *speed_case)
 {
-    return xasprintf("%s__%s__%s", lesson_id(task_lesson(j->t)), task_name(j->t), speed_case);
+    return xasprintf("%s__%s__%s__%.16s", lesson_id(task_lesson(j->t)), task_name(j->t),
+                     speed_case, j->sol_hash[0] ? j->sol_hash : "-");
 }
 
 char *find_cuda_tool(const char *given, const char *name)

@@ -134,7 +134,9 @@ void job_fact(struct job *j, enum grader_outcome o, const char *fmt, ...)
 const struct case_result *job_flagged_case(const struct task_result *r, const char *named,
                                            unsigned flag);
 
-/* The class's reference cache key of this task's speed case, malloc'd. */
+/* The reference cache's key (refcache.h) of this task's speed case, malloc'd: the task, the
+ * case and the reference binary's hash, so that a cache that gradings of several trees share
+ * (GRADER_REFERENCE_CACHE) never gives one course's time to another's reference. */
 char *job_ref_key(const struct job *j, const char *speed_case);
 
 /* A grading's paths and options for task t, and their release (not the result);
