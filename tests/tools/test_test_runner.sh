@@ -38,6 +38,10 @@ TEST_GROUP_TIMEOUT=soon bash "$tree/tests/run.sh" >"$TEST_TMP/bad" 2>&1
 rc=$?
 [ $rc -eq 2 ] && [ "$(wc -l <"$TEST_TMP/bad")" = 1 ] && grep -q TEST_GROUP_TIMEOUT "$TEST_TMP/bad" &&
   ok "a bad TEST_GROUP_TIMEOUT: one line, exit 2" || { bad "bad TEST_GROUP_TIMEOUT: exit $rc"; cat "$TEST_TMP/bad"; }
+TEST_REFERENCE_CACHE=yes bash "$tree/tests/run.sh" >"$TEST_TMP/bad" 2>&1
+rc=$?
+[ $rc -eq 2 ] && [ "$(wc -l <"$TEST_TMP/bad")" = 1 ] && grep -q TEST_REFERENCE_CACHE "$TEST_TMP/bad" &&
+  ok "a bad TEST_REFERENCE_CACHE: one line, exit 2" || { bad "bad TEST_REFERENCE_CACHE: exit $rc"; cat "$TEST_TMP/bad"; }
 
 # ---- a stopped run stops its groups: each is a process group of its own (timeout's), which
 # a signal to the run's group never reached; they ran on, on the GPU too, after the run ended
@@ -72,7 +76,7 @@ groups() {
   shift 2
   for g in "$@"; do
     IFS=: read -r name kind secs <<<"$g"
-    printf '#!/usr/bin/env bash\n# test-group: %s\necho "%s ${CUDA_VISIBLE_DEVICES:-none} $(date +%%s.%%N)" >>"%s"\nsleep %s\necho "%s ${CUDA_VISIBLE_DEVICES:-none} $(date +%%s.%%N)" >>"%s"\necho "%s ${GRADER_GPU_LOCK:-none}" >>"%s.locks"\n' \
+    printf '#!/usr/bin/env bash\n# test-group: %s\necho "%s ${CUDA_VISIBLE_DEVICES:-none} $(date +%%s.%%N)" >>"%s"\nsleep %s\necho "%s ${CUDA_VISIBLE_DEVICES:-none} $(date +%%s.%%N)" >>"%s"\necho "%s ${GRADER_GPU_LOCK:-none} ${GRADER_REFERENCE_CACHE:-none}" >>"%s.locks"\n' \
       "$kind" "$name" "$spans" "$secs" "$name" "$spans" "$name" "$spans" >"$tree/tests/x/test_$name.sh"
   done
 }
@@ -133,30 +137,33 @@ if len(want) > 1:
     assert a0 < b1 and b0 < a1, ("the two gpu groups did not run at once", t, gpu_of)
 PY
 }
-env -u CUDA_VISIBLE_DEVICES PATH="$TEST_TMP/bin2:$PATH" TEST_JOBS=5 bash "$tree/tests/run.sh" \
+env -u CUDA_VISIBLE_DEVICES PATH="$TEST_TMP/bin2:$PATH" TEST_JOBS=5 TEST_REFERENCE_CACHE=1 bash "$tree/tests/run.sh" \
   >"$TEST_TMP/out3" 2>&1 || { bad "the two-GPU run failed"; cat "$TEST_TMP/out3"; }
 check_places "$TEST_TMP/spans3" 0,1 >"$TEST_TMP/spans3.check" 2>&1 &&
   ok "two GPUs: two gpu groups at once, each alone on its GPU" ||
   bad "two GPUs: $(cat "$TEST_TMP/spans3.check")"
 # the graded groups' GRADER_GPU_LOCK: one per GPU, the same for the graded groups on it, none
-# for the other kinds
+# for the other kinds; GRADER_REFERENCE_CACHE likewise with TEST_REFERENCE_CACHE=1 (the run of
+# spans3), never without it (the run of spans)
 python3 - "$TEST_TMP/spans3" "$TEST_TMP/spans" <<'PY' >"$TEST_TMP/locks.check" 2>&1
 import sys
-for spans in sys.argv[1:]:
+for spans, shared in zip(sys.argv[1:], (True, False)):
     gpu_of = {l.split()[0]: l.split()[1] for l in open(spans)}
-    lock = dict(l.split() for l in open(spans + ".locks"))
-    for name, path in lock.items():
-        if name[0] != "g":
-            assert path == "none", (spans, name, "a group not graded got", path)
-            continue
-        assert path.endswith(".lock") and "/build/tests/" in path, (spans, name, path)
-        for other, p in lock.items():
-            if other[0] == "g":
-                same = gpu_of[other] == gpu_of[name]
-                assert (p == path) == same, (spans, name, other, path, p, gpu_of)
+    rows = [l.split() for l in open(spans + ".locks")]
+    for i, ext in ((1, ".lock"), (2, ".refs")):
+        named = {r[0]: r[i] for r in rows}
+        for name, path in named.items():
+            if name[0] != "g" or (ext == ".refs" and not shared):
+                assert path == "none", (spans, name, "got", path)
+                continue
+            assert path.endswith(ext) and "/build/tests/" in path, (spans, name, path)
+            for other, p in named.items():
+                if other[0] == "g":
+                    same = gpu_of[other] == gpu_of[name]
+                    assert (p == path) == same, (spans, name, other, path, p, gpu_of)
 PY
-[ $? -eq 0 ] && ok "graded groups: GRADER_GPU_LOCK names one lock per GPU, none for the other kinds" ||
-  bad "GRADER_GPU_LOCK: $(cat "$TEST_TMP/locks.check")"
+[ $? -eq 0 ] && ok "graded groups: GRADER_GPU_LOCK names one lock per GPU, and GRADER_REFERENCE_CACHE one cache with TEST_REFERENCE_CACHE=1; none for the other kinds" ||
+  bad "GRADER_GPU_LOCK, GRADER_REFERENCE_CACHE: $(cat "$TEST_TMP/locks.check")"
 rm -f "$TEST_TMP/spans3" "$TEST_TMP/spans3.locks"
 CUDA_VISIBLE_DEVICES=1 PATH="$TEST_TMP/bin2:$PATH" TEST_JOBS=5 bash "$tree/tests/run.sh" \
   >"$TEST_TMP/out4" 2>&1 || { bad "the one-GPU run failed"; cat "$TEST_TMP/out4"; }
