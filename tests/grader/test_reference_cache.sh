@@ -10,7 +10,7 @@ fixture_copy "$course" 01-basics
 refs="$TEST_TMP/refs"
 grade() { # OUTPUT [ENV...]: pass graded once, its report in OUTPUT
   local out=$1; shift
-  env "$@" "$GRADER" --batch --root "$course" --no-state --no-sanitize --no-objcheck --ncu-share 0 \
+  env -u GRADER_REFERENCE_CACHE "$@" "$GRADER" --batch --root "$course" --no-state --no-sanitize --no-objcheck --ncu-share 0 \
     --seed 3 pass --format json --output "$out" 2>>"$TEST_TMP/err"
 }
 shared() { # REPORT: the reference's time taken from the cache (True/False)
