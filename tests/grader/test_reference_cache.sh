@@ -10,18 +10,22 @@ fixture_copy "$course" 01-basics
 refs="$TEST_TMP/refs"
 grade() { # OUTPUT [ENV...]: pass graded once, its report in OUTPUT
   local out=$1; shift
-  env -u GRADER_REFERENCE_CACHE "$@" "$GRADER" --batch --root "$course" --no-state --no-sanitize --no-objcheck --ncu-share 0 \
-    --seed 3 pass --format json --output "$out" 2>>"$TEST_TMP/err"
+  env -u GRADER_REFERENCE_CACHE "$@" "$GRADER" --batch --root "$course" --no-state \
+    --no-sanitize --no-objcheck --ncu-share 0 --seed 3 pass --format json --output "$out" \
+    2>>"$TEST_TMP/err"
 }
 shared() { # REPORT: the reference's time taken from the cache (True/False)
-  python3 -c 'import json,sys; print({x["id"]: x for x in json.load(open(sys.argv[1]))["tasks"]}["01-basics/pass"]["speed"]["ref_shared"])' "$1"
+  python3 -c 'import json, sys
+tasks = {x["id"]: x for x in json.load(open(sys.argv[1]))["tasks"]}
+print(tasks["01-basics/pass"]["speed"]["ref_shared"])' "$1"
 }
 
 grade "$TEST_TMP/a.json" GRADER_REFERENCE_CACHE="$refs"
 grade "$TEST_TMP/b.json" GRADER_REFERENCE_CACHE="$refs"
 [ "$(shared "$TEST_TMP/a.json")" = False ] && [ "$(shared "$TEST_TMP/b.json")" = True ] &&
   ok "the second grading took the first one's reference time" ||
-  { bad "reference shared: first $(shared "$TEST_TMP/a.json"), second $(shared "$TEST_TMP/b.json")"; tail -5 "$TEST_TMP/err"; }
+  { bad "reference shared: first $(shared "$TEST_TMP/a.json"), second $(shared "$TEST_TMP/b.json")"
+    tail -5 "$TEST_TMP/err"; }
 
 grade "$TEST_TMP/c.json"
 [ "$(shared "$TEST_TMP/c.json")" = False ] && ok "without the cache the reference is timed" ||
