@@ -14,22 +14,20 @@ grade() { # OUTPUT [ENV...]: pass graded once, its report in OUTPUT
     --no-sanitize --no-objcheck --ncu-share 0 --seed 3 pass --format json --output "$out" \
     2>>"$TEST_TMP/err"
 }
-shared() { # REPORT: the reference's time taken from the cache (True/False)
-  python3 -c 'import json, sys
-tasks = {x["id"]: x for x in json.load(open(sys.argv[1]))["tasks"]}
-print(tasks["01-basics/pass"]["speed"]["ref_shared"])' "$1"
+shared_is() { # DESCRIPTION REPORT True|False: whether the reference's time came from the cache
+  py_json "$1" "
+t = {x['id']: x for x in d['tasks']}['01-basics/pass']
+assert t['speed']['ref_shared'] is $3, (t['outcome'], t['speed'], t['reason'])
+" "$2"
 }
 
 grade "$TEST_TMP/a.json" GRADER_REFERENCE_CACHE="$refs"
 grade "$TEST_TMP/b.json" GRADER_REFERENCE_CACHE="$refs"
-[ "$(shared "$TEST_TMP/a.json")" = False ] && [ "$(shared "$TEST_TMP/b.json")" = True ] &&
-  ok "the second grading took the first one's reference time" ||
-  { bad "reference shared: first $(shared "$TEST_TMP/a.json"), second $(shared "$TEST_TMP/b.json")"
-    tail -5 "$TEST_TMP/err"; }
+shared_is "the first grading timed the reference" "$TEST_TMP/a.json" False
+shared_is "the second grading took the first one's reference time" "$TEST_TMP/b.json" True
 
 grade "$TEST_TMP/c.json"
-[ "$(shared "$TEST_TMP/c.json")" = False ] && ok "without the cache the reference is timed" ||
-  bad "without the cache: shared $(shared "$TEST_TMP/c.json")"
+shared_is "without the cache the reference is timed" "$TEST_TMP/c.json" False
 
 # another reference binary under the same task name: its own time, not the cache's
 other="$TEST_TMP/other"
@@ -38,6 +36,5 @@ cat >>"$other/solutions/01-basics/pass.cu" <<'C'
 const char *pass_reference_edition = "another course's reference";
 C
 course=$other grade "$TEST_TMP/d.json" GRADER_REFERENCE_CACHE="$refs"
-[ "$(shared "$TEST_TMP/d.json")" = False ] && ok "a course whose reference differs times its own" ||
-  bad "another reference took the cached time"
+shared_is "a course whose reference differs times its own" "$TEST_TMP/d.json" False
 finish
