@@ -44,6 +44,26 @@ static const char *dump_arg(void)
 C
 }
 
+# c_first_run: the C source of first_run(mark), for a program that must tell its first run in a
+# grading from the later ones: 1 when the file mark (in the run's working directory, the
+# grading's scratch) was not there yet, and it is then made; 0 once it is. The program
+# includes <stdio.h>.
+c_first_run() {
+  cat <<'C'
+static int first_run(const char *mark)
+{
+    FILE *f = fopen(mark, "r");
+    if (f) {
+        fclose(f);
+        return 0;
+    }
+    if ((f = fopen(mark, "w")))
+        fclose(f);
+    return 1;
+}
+C
+}
+
 # usage_error DESCRIPTION ARGS...: the grader with these arguments exits 2 with one line on
 # stderr and nothing on stdout
 usage_error() { # description args...

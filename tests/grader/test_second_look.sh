@@ -12,29 +12,28 @@ course="$TEST_TMP/course"
 fixture_copy "$course" 01-basics
 # "slow" once: the first run leaves a mark in its scratch and burns time on every element,
 # the second finds the mark and runs at full speed. Opening files is for --no-objcheck only.
-cat >"$course/exercises/01-basics/pass.cu" <<'EOF'
+{ cat <<'EOF'
 /* Slow on its first run in a grading, fast on the next. */
 #include <stdio.h>
 #include "protocol.h"
+
+EOF
+  c_first_run
+  cat <<'EOF'
 
 static int slow = -1;
 
 double task_compute(long i, uint64_t seed)
 {
-    if (slow < 0) {
-        FILE *f = fopen("second-look.mark", "r");
-        slow = f == NULL;
-        if (f)
-            fclose(f);
-        else if ((f = fopen("second-look.mark", "w")))
-            fclose(f);
-    }
+    if (slow < 0)
+        slow = first_run("second-look.mark");
     volatile double spin = 0;
     for (int k = 0; slow && k < 20000; k++)
         spin += k;
     return protocol_expected(i, seed) + spin * 0;
 }
 EOF
+} >"$course/exercises/01-basics/pass.cu"
 # pass's bar is 0.01 in the fixture: here the slow first run (thousands of times slower) must
 # fall below it, and the fast second one stay above it. The speed case is some 50 microseconds
 # of CPU work, timed while the other tasks' steps run: on the H200's host a fast look once
@@ -105,29 +104,28 @@ double task_compute(long i, uint64_t seed)
     return protocol_expected(i, seed);
 }
 EOF
-  cat >"$c/solutions/01-basics/pass.cu" <<EOF
+  { cat <<EOF
 /* The reference: right, fast on its first timed run; in "load" its later runs are held up as
  * the exercise's are. */
 #include <stdio.h>
 #include <time.h>
 #include "protocol.h"
 
+EOF
+    c_first_run
+    cat <<EOF
+
 double task_compute(long i, uint64_t seed)
 {
     static int call = -1, held = -1;
-    if (held < 0) {
-        FILE *f = fopen("load.mark", "r");
-        held = f != NULL && $([ $world = load ] && echo 1 || echo 0);
-        if (f)
-            fclose(f);
-        else if ((f = fopen("load.mark", "w")))
-            fclose(f);
-    }
+    if (held < 0)
+        held = !first_run("load.mark") && $([ $world = load ] && echo 1 || echo 0);
     if (i == 0 && ++call == 2 && held)
         nanosleep(&(struct timespec){0, 300000000}, NULL);
     return protocol_expected(i, seed);
 }
 EOF
+  } >"$c/solutions/01-basics/pass.cu"
   "$GRADER" --batch --root "$c" --no-state --no-sanitize --no-objcheck --ncu-share 0 --seed 3 \
     pass --format json --output "$TEST_TMP/$world.json" 2>"$TEST_TMP/$world.err"
 done
@@ -161,28 +159,27 @@ double task_compute(long i, uint64_t seed)
     return protocol_expected(i, seed) + spin * 0;
 }
 EOF
-cat >"$c/solutions/01-basics/pass.cu" <<'EOF'
+{ cat <<'EOF'
 /* The reference: fast on its first timed run, then slowed as the exercise is, a little more. */
 #include <stdio.h>
 #include "protocol.h"
 
+EOF
+  c_first_run
+  cat <<'EOF'
+
 double task_compute(long i, uint64_t seed)
 {
     static int held = -1;
-    if (held < 0) {
-        FILE *f = fopen("slowed.mark", "r");
-        held = f != NULL;
-        if (f)
-            fclose(f);
-        else if ((f = fopen("slowed.mark", "w")))
-            fclose(f);
-    }
+    if (held < 0)
+        held = !first_run("slowed.mark");
     volatile double spin = 0;
     for (int k = 0; held && k < 25000; k++)
         spin += k;
     return protocol_expected(i, seed) + spin * 0;
 }
 EOF
+} >"$c/solutions/01-basics/pass.cu"
 sed -i '/^\[task.pass\]/,/^\[/ s/^speed_threshold = .*/speed_threshold = 0.2/' "$c/lessons/01-basics/lesson.ini"
 "$GRADER" --batch --root "$c" --no-state --no-sanitize --no-objcheck --no-witness --ncu-share 0 \
   --seed 3 pass --format json --output "$TEST_TMP/slowed.json" 2>"$TEST_TMP/slowed.err"
