@@ -3,8 +3,9 @@
 # reference's time this grading took alone moments before, and that look decides. A run slow
 # only the first time passes; a run slow both times stays too slow, and its reason gives both
 # ratios; a pass is looked at once. A second look's doubt of the witness is judged against a
-# window of the reference's taken right after it, and a second look too slow against the
-# reference's time before it against the slower of that and one taken right after it.
+# window of the reference's taken right after it (still doubted there, a third look decides),
+# and a second look too slow against the reference's time before it against the slower of that
+# and one taken right after it.
 source "$(dirname "$0")/../lib.sh"
 source "$ROOT/tests/grader/common.sh"
 
@@ -139,6 +140,49 @@ t = d["tasks"][0]
 assert t["outcome"] == "implausible", t["outcome"] + ": " + t["reason"]
 assert "the grader\x27s clock" in t["reason"], t["reason"]
 ' "$TEST_TMP/no-load.json"
+
+# A spell of load that holds up the exercise's first two looks and none of the reference's
+# runs: the second look's doubt holds against the reference's window right after it, and a
+# third look, alone, outside the spell, decides: passed. (In "no-load" above, every look is held
+# up, as a forged time's window always is: implausible after the third.)
+c="$TEST_TMP/course-spell"
+fixture_copy "$c" 01-basics
+{ cat <<'EOF'
+/* Right; its third timed call held up 300 ms in its first two runs, a spell of the host's load. */
+#include <stdio.h>
+#include <time.h>
+#include "protocol.h"
+
+EOF
+  c_first_run
+  cat <<'EOF'
+
+double task_compute(long i, uint64_t seed)
+{
+    static int call = -1, held = -1;
+    if (held < 0)
+        held = first_run("spell-1.mark") || first_run("spell-2.mark");
+    if (i == 0 && ++call == 2 && held)
+        nanosleep(&(struct timespec){0, 300000000}, NULL);
+    return protocol_expected(i, seed);
+}
+EOF
+} >"$c/exercises/01-basics/pass.cu"
+GRADER_GPU_TRACE="$TEST_TMP/spell.trace" "$GRADER" --batch --root "$c" --no-state --no-sanitize \
+  --no-objcheck --ncu-share 0 --seed 3 pass --format json --output "$TEST_TMP/spell.json" \
+  2>"$TEST_TMP/spell.err"
+py_json "a second look held up by a spell of load that the reference's run after it missed: a third look, passed" '
+t = d["tasks"][0]
+assert t["outcome"] == "passed", t["outcome"] + ": " + t["reason"]
+assert t["speed"]["first_ratio"] is not None, ("no second look", t["speed"])
+' "$TEST_TMP/spell.json"
+looks=$(awk '$2 == "pass" && $3 != "ncu" && $3 !~ /^compute-san/ && ($4 == "timed" || $4 == "alone")' \
+  "$TEST_TMP/spell.trace" | wc -l)
+# the exercise's three looks and the reference's runs: its time and a window right after the
+# second look (and one after the third, if a busy host had the third doubted against its time);
+# without the third look, 4
+[ "$looks" -ge 5 ] && ok "the spell: three looks, the reference's window taken again after the second" ||
+  bad "the spell: $looks timed runs, expected 5 or more: $(cat "$TEST_TMP/spell.trace")"
 
 # A second look too slow against the reference's time of before it, when the host's load
 # slowed both: the exercise is slow on every run; the reference, fast on its first timed run,

@@ -85,11 +85,13 @@ static int do_speed(struct job *j) { return sol_intact(j) && step_speed(j) && so
  * (grade_check.c: reference_time); still too slow against the one from before, against the
  * slower of it and one taken right after (step_speed). The second look decides (a run that
  * is wrong or crashes this time is graded for that). Only a result that would be too slow by
- * its ratio, and nothing else, is looked at twice. */
-static int second_look(struct job *j)
+ * its ratio, and a time the witness doubts, are looked at again (run_speed: a third time when
+ * the witness still doubts the second). */
+static int second_look(struct job *j, const char *which)
 {
     struct task_result *r = j->r;
-    r->speed_first_ratio = r->speed_ratio;
+    if (r->speed_first_ratio < 0) /* a third look keeps the first's ratio */
+        r->speed_first_ratio = r->speed_ratio;
     r->speed_measured = 0;
     j->witness_doubt = 0;
     fact_drop(&j->facts, OUTCOME_TOO_SLOW);
@@ -99,13 +101,13 @@ static int second_look(struct job *j)
         job_fact(j, OUTCOME_NOT_RUN, "grader error: cannot write %s: %s", j->dump, strerror(errno));
         return 0;
     }
-    job_progress(j, GRADE_STEP_RUN, "a second look");
+    job_progress(j, GRADE_STEP_RUN, which);
     if (job_cancelled(j) || !timed(j, GRADE_STEP_RUN, do_run))
         return 0;
-    job_progress(j, GRADE_STEP_VERIFY, "a second look");
+    job_progress(j, GRADE_STEP_VERIFY, which);
     if (job_cancelled(j) || !timed(j, GRADE_STEP_VERIFY, do_verify))
         return 0;
-    job_progress(j, GRADE_STEP_REFERENCE, "a second look");
+    job_progress(j, GRADE_STEP_REFERENCE, which);
     return !job_cancelled(j) && timed(j, GRADE_STEP_REFERENCE, do_speed);
 }
 
@@ -253,7 +255,17 @@ static void run_speed(struct job *j)
     if (((!fast_enough && j->facts.bits == 1u << OUTCOME_TOO_SLOW) ||
          (fast_enough && j->witness_doubt)) &&
         j->r->speed_measured && !job_cancelled(j))
-        fast_enough = second_look(j);
+        fast_enough = second_look(j, "a second look");
+    /* A second look the witness still doubts against a window of the reference's taken right
+     * after it gets a third, alone, whose doubt is the verdict: the windows hold the harness's
+     * host work around every call, and a host whose other GPUs grade too is shared with their
+     * gradings. On an H200 x4 host grading on two GPUs, a copy of lesson 04's reference
+     * solution came out 18 ms a call longer than the reference's window right after it. A
+     * forged time is doubted on every look. */
+    if (fast_enough && j->witness_doubt && j->r->speed_measured && !job_cancelled(j)) {
+        j->last_look = 1;
+        fast_enough = second_look(j, "a third look");
+    }
     if (fast_enough && !job_cancelled(j))
         step_ncu(j);
     if (j->o->profile_args && j->r->speed_measured && !job_cancelled(j))

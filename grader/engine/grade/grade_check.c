@@ -303,8 +303,9 @@ int witness_dump_checked(struct job *j)
 }
 
 /* The exercise's reported time against the grader's clock over its window (witness.h). A
- * first look's doubt asks for a second look (grade.c); a second look's is the verdict, but
- * only against a window of the reference's taken right after it. Both windows hold the
+ * first look's doubt asks for a second look (grade.c); a later look's is judged only against
+ * a window of the reference's taken right after it, and a second look's doubt that holds
+ * there asks for a third, whose doubt is the verdict. Both windows hold the
  * harness's host work for every call, which a host busy with other work stretches: on one
  * H200, beside a test run's sixteen compilers, an honest solution's second look came out
  * 10-160 ms a call longer than the reference's window of a minute before. A window of the
@@ -339,6 +340,10 @@ static void witness_speed(struct job *j, const char *case_name, double student_m
         r->witness_ms = out.t_conf_ms > 0 ? out.t_conf_ms : -1;
         if (v != WITNESS_DOUBTED)
             return;
+    }
+    if (!j->last_look) { /* a third look decides (grade.c) */
+        j->witness_doubt = 1;
+        return;
     }
     job_fact(j, OUTCOME_IMPLAUSIBLE, "case %s: the time is not the grader's clock's: %s",
              case_name, out.why);

@@ -79,10 +79,13 @@ struct job {
      * look within REF_OWN_REUSE_S of it takes it rather than a new one. */
     struct ref_time ref_own;
     double ref_own_s;
-    /* The exercise's last graded run's witness (witness.h), and whether its first look's time
-     * was doubted by it (a second look, alone, decides). */
+    /* The exercise's last graded run's witness (witness.h), and whether its look's time was
+     * doubted by it: a first look's doubt gets a second look, alone; a second look's, still
+     * doubted against a window of the reference's taken right after it, a third (last_look),
+     * whose doubt is the verdict. */
     struct gate_witness run_witness;
     int witness_doubt;
+    int last_look;
     /* The ncu cross-check's draw (grade_ncu.c), in [0, 1), -1 before it; a drawn grading's
      * first look, taken before the reference's time, and how it ended. */
     double ncu_draw;
