@@ -12,6 +12,7 @@
 #   (CUDA_VISIBLE_DEVICES), and never on a GPU that another group holds; CUDA_VISIBLE_DEVICES
 #   set to one index keeps the run on that GPU, one group at a time.
 source "$(dirname "$0")/../lib.sh"
+unset TEST_REFERENCE_CACHE # the caller's: each run here says whether it shares
 
 tree=$TEST_TMP/tree
 mkdir -p "$tree/tests/x"
