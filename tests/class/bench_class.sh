@@ -3,7 +3,11 @@
 # students with mixed submissions, graded by `grader class` for at most LIMIT seconds
 # (interrupted runs lose nothing; the rate counts the students finished).
 #   tests/class/bench_class.sh OUTDIR [N=20] [LIMIT=600] [grader class options...] [--scan 1,2,4]
-# The class, in this order and repeated up to N:
+#                              [--kinds ref,slow,...]
+# The class, in this order and repeated up to N, each repetition turned by one more place (the
+# second is shipped, slow, ..., ref), so that the students that begin on each GPU of a class of
+# several are of several kinds (unturned, on two GPUs every "shipped" began on one and every
+# "hang" on the other):
 #   ref        a copy of the reference solutions                      every task passed
 #   shipped    the shipped exercises                                  wrong, build failed...
 #   slow       the solutions, 03's kernel launched 10 times per call  matmul_naive too slow
@@ -35,22 +39,34 @@
 # --scan-keep: a K whose run OUTDIR/gpus-K/ already holds (its class.csv) is not graded again
 # but joins the table, so that a scan longer than one sitting of a machine is run in parts
 # (--scan 1, then --scan 1,2 --scan-keep, ...: the class is the same each time).
+# --kinds: the kinds the class is made of, in that order (default: all six above). A class of
+# one kind (--kinds ref) gives every GPU the same work, so that a scan measures what the GPUs
+# share (the host, its driver) apart from how a mixed class falls to them.
 set -u
 cd "$(dirname "$0")/../.."
-[ $# -ge 1 ] || { echo "usage: tests/class/bench_class.sh OUTDIR [N] [LIMIT] [grader class options...] [--scan 1,2,4 [--scan-keep]]" >&2; exit 2; }
+[ $# -ge 1 ] || { echo "usage: tests/class/bench_class.sh OUTDIR [N] [LIMIT] [grader class options...] [--scan 1,2,4 [--scan-keep]] [--kinds ref,...]" >&2; exit 2; }
 out=$1 n=${2:-20} limit=${3:-600}
 shift $(( $# < 3 ? $# : 3 ))
-scan="" scanning=0 keep=0 opts=()
+scan="" scanning=0 keep=0 opts=() kinds_arg=ref,shipped,slow,crash,hang,sanitizer
 while [ $# -gt 0 ]; do
   case $1 in
     --scan-keep) keep=1; shift ;;
     --scan) scanning=1 scan=${2:-}; shift $(( $# < 2 ? 1 : 2 )) ;;
     --scan=*) scanning=1 scan=${1#--scan=}; shift ;;
+    --kinds) kinds_arg=${2:-}; shift $(( $# < 2 ? 1 : 2 )) ;;
+    --kinds=*) kinds_arg=${1#--kinds=}; shift ;;
     *) opts+=("$1"); shift ;;
   esac
 done
 [ $keep -eq 0 ] || [ $scanning -eq 1 ] ||
   { echo "bench_class: --scan-keep goes with --scan" >&2; exit 2; }
+IFS=, read -r -a kinds <<<"$kinds_arg"
+[ ${#kinds[@]} -gt 0 ] || { echo "bench_class: --kinds takes a list, e.g. --kinds ref,slow" >&2; exit 2; }
+for k in "${kinds[@]}"; do
+  case $k in ref|shipped|slow|crash|hang|sanitizer) ;;
+    *) echo "bench_class: --kinds: no kind '$k' (ref, shipped, slow, crash, hang, sanitizer)" >&2; exit 2 ;;
+  esac
+done
 if [ $scanning -eq 1 ]; then
   [[ $scan =~ ^[1-9][0-9]*(,[1-9][0-9]*)*$ ]] ||
     { echo "bench_class: --scan takes GPU counts, e.g. --scan 1,2,4 (got '$scan')" >&2; exit 2; }
@@ -89,9 +105,8 @@ mutate() {
     sanitizer) sed -i 's/^\( *\)C\[(size_t)row \* N + col\] = sum;/\1if ((size_t)M * K < 4096)\n\1    sum += 0.0f * A[(size_t)M * K + col];\n&/' "$f" ;;
   esac
 }
-kinds=(ref shipped slow crash hang sanitizer)
 for i in $(seq -w 1 "$n"); do
-  k=${kinds[$(( (10#$i - 1) % ${#kinds[@]} ))]}
+  k=${kinds[$(( (10#$i - 1 + (10#$i - 1) / ${#kinds[@]}) % ${#kinds[@]} ))]}
   d=$class/s$i-$k
   mkdir -p "$d"
   if [ "$k" = shipped ]; then cp -r "$course/exercises" "$d/exercises"; continue; fi

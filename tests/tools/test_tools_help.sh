@@ -57,4 +57,15 @@ printf '#!/bin/sh\nexit 0\n' | tee "$fake/build/exercises/01-x/t" >"$fake/build/
 chmod +x "$fake/build/exercises/01-x/t" "$fake/build/solutions/01-x/t"
 printf '#!/bin/sh\nexit 1\n' >"$stubs/nvidia-smi"
 PATH="$stubs:$PATH" expect_exit 77 "check-lab.sh: the GPU half skipped" bash "$fake/tools/check-lab.sh" 01-x/t
+
+# the class bench: a kind it does not make, a scan that is no list of GPU counts: one line and
+# exit 2, before it looks for a GPU or copies the course
+for args in "--kinds ref,fast" "--kinds=" "--scan 1,,2"; do
+  # shellcheck disable=SC2086 # the words of args are its arguments
+  bash "$ROOT/tests/class/bench_class.sh" "$TEST_TMP/bench" 4 10 $args >"$TEST_TMP/bench.out" 2>&1
+  rc=$?
+  [ $rc -eq 2 ] && [ "$(wc -l <"$TEST_TMP/bench.out")" = 1 ] && grep -q "^bench_class: " "$TEST_TMP/bench.out" &&
+    [ ! -e "$TEST_TMP/bench" ] && ok "bench_class.sh $args: one line, exit 2" ||
+    bad "bench_class.sh $args: exit $rc: $(cat "$TEST_TMP/bench.out")"
+done
 finish
