@@ -9,32 +9,51 @@
 source "$(dirname "$0")/../lib.sh"
 source "$ROOT/tests/grader/common.sh"
 
-course="$TEST_TMP/course"
-fixture_copy "$course" 01-basics
-# "slow" once: the first run leaves a mark in its scratch and burns time on every element,
-# the second finds the mark and runs at full speed. Opening files is for --no-objcheck only.
-{ cat <<'EOF'
-/* Slow on its first run in a grading, fast on the next. */
-#include <stdio.h>
-#include "protocol.h"
-
-EOF
+# held_program COMMENT HOLD HOW [N]: the C source of a fixture program that is right, and held
+# up in a run where the C expression HOLD (taken once a run; first_run() may be called in it,
+# to tell a grading's runs apart) is true. HOW "sleep": its third timed call sleeps 300 ms, as
+# a busy host may hold it up; "spin": every element spins N turns. Opening files is for
+# --no-objcheck only.
+held_program() {
+  local comment=$1 hold=$2 how=$3 n=${4:-0}
+  printf '/* %s */\n#include <stdio.h>\n#include <time.h>\n#include "protocol.h"\n\n' "$comment"
   c_first_run
-  cat <<'EOF'
-
-static int slow = -1;
+  if [ "$how" = sleep ]; then
+    cat <<EOF
 
 double task_compute(long i, uint64_t seed)
 {
-    if (slow < 0)
-        slow = first_run("second-look.mark");
+    static int call = -1, held = -1;
+    if (held < 0)
+        held = $hold;
+    if (i == 0 && ++call == 2 && held)
+        nanosleep(&(struct timespec){0, 300000000}, NULL);
+    return protocol_expected(i, seed);
+}
+EOF
+  else
+    cat <<EOF
+
+double task_compute(long i, uint64_t seed)
+{
+    static int held = -1;
+    if (held < 0)
+        held = $hold;
     volatile double spin = 0;
-    for (int k = 0; slow && k < 20000; k++)
+    for (int k = 0; held && k < $n; k++)
         spin += k;
     return protocol_expected(i, seed) + spin * 0;
 }
 EOF
-} >"$course/exercises/01-basics/pass.cu"
+  fi
+}
+
+course="$TEST_TMP/course"
+fixture_copy "$course" 01-basics
+# "slow" once: the first run leaves a mark in its scratch and burns time on every element,
+# the second finds the mark and runs at full speed.
+held_program "Slow on its first run in a grading, fast on the next." \
+  'first_run("second-look.mark")' spin 20000 >"$course/exercises/01-basics/pass.cu"
 # pass's bar is 0.01 in the fixture: here the slow first run (thousands of times slower) must
 # fall below it, and the fast second one stay above it. The speed case is some 50 microseconds
 # of CPU work, timed while the other tasks' steps run: on the H200's host a fast look once
@@ -92,41 +111,11 @@ assert t["speed"]["first_ratio"] is None, t["speed"]
 for world in load no-load; do
   c="$TEST_TMP/course-$world"
   fixture_copy "$c" 01-basics
-  cat >"$c/exercises/01-basics/pass.cu" <<'EOF'
-/* Right; its third timed call held up 300 ms, as a busy host may hold it up. */
-#include <time.h>
-#include "protocol.h"
-
-double task_compute(long i, uint64_t seed)
-{
-    static int call = -1;
-    if (i == 0 && ++call == 2)
-        nanosleep(&(struct timespec){0, 300000000}, NULL);
-    return protocol_expected(i, seed);
-}
-EOF
-  { cat <<EOF
-/* The reference: right, fast on its first timed run; in "load" its later runs are held up as
- * the exercise's are. */
-#include <stdio.h>
-#include <time.h>
-#include "protocol.h"
-
-EOF
-    c_first_run
-    cat <<EOF
-
-double task_compute(long i, uint64_t seed)
-{
-    static int call = -1, held = -1;
-    if (held < 0)
-        held = !first_run("load.mark") && $([ $world = load ] && echo 1 || echo 0);
-    if (i == 0 && ++call == 2 && held)
-        nanosleep(&(struct timespec){0, 300000000}, NULL);
-    return protocol_expected(i, seed);
-}
-EOF
-  } >"$c/solutions/01-basics/pass.cu"
+  held_program "Right; held up on every run, as a busy host may hold it up." 1 \
+    sleep >"$c/exercises/01-basics/pass.cu"
+  held_program "The reference: fast on its first timed run; in \"load\", held up later." \
+    "!first_run(\"load.mark\") && $([ $world = load ] && echo 1 || echo 0)" sleep \
+    >"$c/solutions/01-basics/pass.cu"
   "$GRADER" --batch --root "$c" --no-state --no-sanitize --no-objcheck --ncu-share 0 --seed 3 \
     pass --format json --output "$TEST_TMP/$world.json" 2>"$TEST_TMP/$world.err"
 done
@@ -147,27 +136,8 @@ assert "the grader\x27s clock" in t["reason"], t["reason"]
 # up, as a forged time's window always is: implausible after the third.)
 c="$TEST_TMP/course-spell"
 fixture_copy "$c" 01-basics
-{ cat <<'EOF'
-/* Right; its third timed call held up 300 ms in its first two runs, a spell of the host's load. */
-#include <stdio.h>
-#include <time.h>
-#include "protocol.h"
-
-EOF
-  c_first_run
-  cat <<'EOF'
-
-double task_compute(long i, uint64_t seed)
-{
-    static int call = -1, held = -1;
-    if (held < 0)
-        held = first_run("spell-1.mark") || first_run("spell-2.mark");
-    if (i == 0 && ++call == 2 && held)
-        nanosleep(&(struct timespec){0, 300000000}, NULL);
-    return protocol_expected(i, seed);
-}
-EOF
-} >"$c/exercises/01-basics/pass.cu"
+held_program "Right; held up in its first two runs, a spell of the host's load." \
+  'first_run("spell-1.mark") || first_run("spell-2.mark")' sleep >"$c/exercises/01-basics/pass.cu"
 GRADER_GPU_TRACE="$TEST_TMP/spell.trace" "$GRADER" --batch --root "$c" --no-state --no-sanitize \
   --no-objcheck --ncu-share 0 --seed 3 pass --format json --output "$TEST_TMP/spell.json" \
   2>"$TEST_TMP/spell.err"
@@ -191,39 +161,10 @@ looks=$(awk '$2 == "pass" && $3 != "ncu" && $3 !~ /^compute-san/ && ($4 == "time
 # first run's fast time alone, it was too slow.
 c="$TEST_TMP/course-slowed"
 fixture_copy "$c" 01-basics
-cat >"$c/exercises/01-basics/pass.cu" <<'EOF'
-/* Right, and slowed on every run, as a busy host may slow it. */
-#include "protocol.h"
-
-double task_compute(long i, uint64_t seed)
-{
-    volatile double spin = 0;
-    for (int k = 0; k < 20000; k++)
-        spin += k;
-    return protocol_expected(i, seed) + spin * 0;
-}
-EOF
-{ cat <<'EOF'
-/* The reference: fast on its first timed run, then slowed as the exercise is, a little more. */
-#include <stdio.h>
-#include "protocol.h"
-
-EOF
-  c_first_run
-  cat <<'EOF'
-
-double task_compute(long i, uint64_t seed)
-{
-    static int held = -1;
-    if (held < 0)
-        held = !first_run("slowed.mark");
-    volatile double spin = 0;
-    for (int k = 0; held && k < 25000; k++)
-        spin += k;
-    return protocol_expected(i, seed) + spin * 0;
-}
-EOF
-} >"$c/solutions/01-basics/pass.cu"
+held_program "Right, and slowed on every run, as a busy host may slow it." 1 spin 20000 \
+  >"$c/exercises/01-basics/pass.cu"
+held_program "The reference: fast on its first timed run, then a little slower than the exercise." \
+  '!first_run("slowed.mark")' spin 25000 >"$c/solutions/01-basics/pass.cu"
 sed -i '/^\[task.pass\]/,/^\[/ s/^speed_threshold = .*/speed_threshold = 0.2/' "$c/lessons/01-basics/lesson.ini"
 "$GRADER" --batch --root "$c" --no-state --no-sanitize --no-objcheck --no-witness --ncu-share 0 \
   --seed 3 pass --format json --output "$TEST_TMP/slowed.json" 2>"$TEST_TMP/slowed.err"
