@@ -256,6 +256,13 @@ static int take_shared(struct job *j, const char *key, struct ref_time *t)
 static int reference_time(struct job *j, const char *speed_case, struct ref_time *t, int fresh)
 {
     const struct grade_opts *o = j->o;
+    /* the time this grading took before its first look (step_reference_early) is its own, as
+     * one taken now would be: the class's cache counts no use of it */
+    if (!fresh && j->ref_early) {
+        j->ref_early = 0;
+        *t = j->ref_own;
+        return 0;
+    }
     char *key = o->ref_cache ? job_ref_key(j, speed_case) : NULL;
     if (key && !fresh && take_shared(j, key, t)) {
         free(key);
@@ -288,6 +295,41 @@ static int reference_time(struct job *j, const char *speed_case, struct ref_time
         close(measure);
     free(key);
     return 0;
+}
+
+void step_reference_early(struct job *j)
+{
+    const struct grade_opts *o = j->o;
+    const struct case_result *sc = job_flagged_case(j->r, task_speed_case(j->t), CASE_FLAG_SPEED);
+    if (!o->ref_cache || !sc || job_cancelled(j))
+        return;
+    char *key = job_ref_key(j, sc->name);
+    struct ref_time t;
+    if (refcache_peek(o->ref_cache, key, &t) != 1) {
+        /* gradings of the class that begin the task together: the first times it, the
+         * others find its time once they hold the right to measure (reference_time) */
+        double t0 = now_s();
+        int measure = gpu_measure_take(o->gpu_lock, key, o->cancel);
+        job_gpu_account(j, GPU_ALONE, now_s() - t0, 0);
+        if (!job_cancelled(j) && refcache_peek(o->ref_cache, key, &t) != 1) {
+            run_reference(j, sc->name, &t);
+            if (t.ms > 0) {
+                refcache_put(o->ref_cache, key, &t);
+                j->ref_own = t;
+                j->ref_own_s = now_s();
+                j->ref_early = 1;
+                /* recorded now: the class's reference.csv counts this timing even when the
+                 * exercise's run ends the grading before its speed step */
+                j->r->ref_time_ms = t.ms;
+                j->r->ref_min_ms = t.min_ms;
+                j->r->ref_max_ms = t.max_ms;
+                j->r->ref_shared = 0;
+            }
+        }
+        if (measure >= 0)
+            close(measure);
+    }
+    free(key);
 }
 
 int witness_dump_checked(struct job *j)

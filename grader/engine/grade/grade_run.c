@@ -39,8 +39,11 @@ int step_list(struct job *j)
  * run past its gate, when the class's cache (refcache.h) has one, and no less than
  * TURN_MIN_S; else 0 (the run's wall-clock limit alone). While a timed run holds its turn no
  * other is timed: a kernel that never ends held every grading of a class back for the whole
- * limit (60 s, or 20 s in the class bench), where the reference's run takes under 2 s on the
- * H200. A run this far past the reference fails the task whatever it would have printed. */
+ * limit (60 s), where the reference's run takes under 2 s on the H200. A run this far past
+ * the reference fails the task whatever it would have printed. In a class the cache has the
+ * time from the first grading of the task on (step_reference_early): before, the first round
+ * had none, and on an H200 x2 host a hanging student of the first round held one GPU's turn
+ * for 59 s, its three neighbours' gradings with it (220 s against 141 on one GPU). */
 #define TURN_FACTOR 10
 #define TURN_MIN_S 5.0
 static double turn_bound(const struct job *j)
