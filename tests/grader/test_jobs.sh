@@ -44,16 +44,18 @@ assert dict(b)["02-faults/stall"] == "timed_out" and dict(b)["02-faults/hang"] =
 assert dict(b)["01-basics/pass"] == "passed" and dict(b)["01-basics/slow"] == "too_slow", b
 ' "$TEST_TMP/four.json"
 
-# hang and stall each hold their turn at the GPU for their 2 s: whenever they ran, no two timed
-# runs ever had their turns at once (the trace of every hold: grade.c, gpu_trace)
+# hang and stall each hold their turn at the GPU for most of their 2 s (the limit counts from
+# the program's start, the turn from its gate, which a loaded machine reaches later: 1.899 s
+# on an H200 beside the other test groups): whenever they ran, no two timed runs ever had
+# their turns at once (the trace of every hold: grade.c, gpu_trace)
 py_json "four at once: the two endless runs took turns at the GPU" '
 t = {x["id"]: x for x in d["tasks"]}
 h, s = t["02-faults/hang"]["gpu"], t["02-faults/stall"]["gpu"]
-assert h["timed_s"] >= 1.9 and s["timed_s"] >= 1.9, (h, s)
+assert h["timed_s"] >= 1.5 and s["timed_s"] >= 1.5, (h, s)
 turns = sorted((float(f[6]), float(f[7]), f[1]) for f in
                (l.split() for l in open(sys.argv[1].replace(".json", ".trace")))
                if len(f) == 9 and f[6] != "-")
-assert sum(1 for x in turns if x[2] in ("hang", "stall") and x[1] - x[0] >= 1.9) == 2, turns
+assert sum(1 for x in turns if x[2] in ("hang", "stall") and x[1] - x[0] >= 1.5) == 2, turns
 for a, b in zip(turns, turns[1:]):
     assert b[0] >= a[1] - 1e-6, ("two turns at once", a, b)
 ' "$TEST_TMP/four.json"
