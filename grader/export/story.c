@@ -90,10 +90,15 @@ char *task_story(const struct task_result *r)
         sb_printf(&b, "%s: never graded\n", outcome_name(OUTCOME_NOT_RUN));
         return wb_take(&b);
     }
-    sb_puts(&b, outcome_name(r->outcome));
-    if (r->reason[0])
-        sb_printf(&b, ": %s", r->reason);
-    sb_puts(&b, "\n");
+    /* a reason that begins with the outcome's name ("timed out after 40 s") stands alone */
+    const char *name = outcome_name(r->outcome);
+    size_t n = strlen(name);
+    if (strncmp(r->reason, name, n) == 0 && (r->reason[n] == ':' || r->reason[n] == ' '))
+        sb_printf(&b, "%s\n", r->reason);
+    else if (r->reason[0])
+        sb_printf(&b, "%s: %s\n", name, r->reason);
+    else
+        sb_printf(&b, "%s\n", name);
     if (r->n_cases > 0 && ended_early(r)) {
         sb_printf(&b, "cases: %zu of %zu verified: the program ended before it wrote the "
                       "others' outputs\n", result_cases_passed(r), r->n_cases);

@@ -215,6 +215,29 @@ static void story_of_a_crash(void **state)
     task_result_free(r);
 }
 
+/* A reason that begins with its outcome's name ("timed out after 40.0 s") is not given the
+ * name again: the story read "timed out: timed out after 40.0 s". */
+static void story_names_the_outcome_once(void **state)
+{
+    (void)state;
+    struct task_result *r = sample_result();
+    r->outcome = OUTCOME_TIMED_OUT;
+    result_set_reason(r, "timed out: still running 5.0 s after its turn at the GPU began");
+    char *story = task_story(r);
+    assert_true(strncmp(story, "timed out: still running 5.0 s", 30) == 0);
+    free(story);
+    result_set_reason(r, "timed out after 40.0 s (process group killed)");
+    story = task_story(r);
+    assert_true(strncmp(story, "timed out after 40.0 s (process", 31) == 0);
+    free(story);
+    r->outcome = OUTCOME_CRASHED;
+    result_set_reason(r, "killed by SIGSEGV");
+    story = task_story(r);
+    assert_true(strncmp(story, "crashed: killed by SIGSEGV", 26) == 0);
+    free(story);
+    task_result_free(r);
+}
+
 /* Gradescope's execution_time is the grading's wall time: two tasks of 10 s graded side by
  * side, started 2 s apart, took 12 s, not 20. */
 static void gradescope_execution_time(void **state)
@@ -259,6 +282,7 @@ int main(void)
         cmocka_unit_test(scores_and_state),
         cmocka_unit_test(story_says_unlocked),
         cmocka_unit_test(story_of_a_crash),
+        cmocka_unit_test(story_names_the_outcome_once),
         cmocka_unit_test(gradescope_execution_time),
         cmocka_unit_test(formats),
     };
