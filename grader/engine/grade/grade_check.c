@@ -247,6 +247,30 @@ static int take_shared(struct job *j, const char *key, struct ref_time *t)
     return 1;
 }
 
+/* The right to measure key's reference (gpu_measure_take; -1 without key), its wait counted as
+ * the grading's wait for the GPU alone. */
+static int measure_right(struct job *j, const char *key)
+{
+    double t0 = now_s();
+    int fd = key ? gpu_measure_take(j->o->gpu_lock, key, j->o->cancel) : -1;
+    job_gpu_account(j, GPU_ALONE, now_s() - t0, 0);
+    return fd;
+}
+
+/* The reference timed now: the class's time from then on (key NULL: no cache) and this
+ * grading's own (ref_own). */
+static void reference_timed_now(struct job *j, const char *key, const char *speed_case,
+                                struct ref_time *t)
+{
+    run_reference(j, speed_case, t);
+    if (t->ms <= 0)
+        return;
+    if (key)
+        refcache_put(j->o->ref_cache, key, t);
+    j->ref_own = *t;
+    j->ref_own_s = now_s();
+}
+
 /* The reference's time for this grading: with a class's cache (refcache.h), a measurement
  * an earlier grading on this GPU made while it may still serve, else a fresh one (shared in
  * turn). The cache is an economy, never a verdict: when it fails, the reference is timed.
@@ -279,18 +303,9 @@ static int reference_time(struct job *j, const char *speed_case, struct ref_time
      * times the reference, and the others, once they hold it, find that measurement and share
      * it. The GPU is the reference's alone from its gate to its timed calls' end only: its
      * start and its end share it, as a first look's do. */
-    double t0 = now_s();
-    int measure = key ? gpu_measure_take(o->gpu_lock, key, o->cancel) : -1;
-    job_gpu_account(j, GPU_ALONE, now_s() - t0, 0);
-    if (measure < 0 || fresh || !take_shared(j, key, t)) {
-        run_reference(j, speed_case, t);
-        if (key && t->ms > 0)
-            refcache_put(o->ref_cache, key, t);
-        if (t->ms > 0) {
-            j->ref_own = *t;
-            j->ref_own_s = now_s();
-        }
-    }
+    int measure = measure_right(j, key);
+    if (measure < 0 || fresh || !take_shared(j, key, t))
+        reference_timed_now(j, key, speed_case, t);
     if (measure >= 0)
         close(measure);
     free(key);
@@ -308,15 +323,10 @@ void step_reference_early(struct job *j)
     if (refcache_peek(o->ref_cache, key, &t) != 1) {
         /* gradings of the class that begin the task together: the first times it, the
          * others find its time once they hold the right to measure (reference_time) */
-        double t0 = now_s();
-        int measure = gpu_measure_take(o->gpu_lock, key, o->cancel);
-        job_gpu_account(j, GPU_ALONE, now_s() - t0, 0);
+        int measure = measure_right(j, key);
         if (!job_cancelled(j) && refcache_peek(o->ref_cache, key, &t) != 1) {
-            run_reference(j, sc->name, &t);
+            reference_timed_now(j, key, sc->name, &t);
             if (t.ms > 0) {
-                refcache_put(o->ref_cache, key, &t);
-                j->ref_own = t;
-                j->ref_own_s = now_s();
                 j->ref_early = 1;
                 /* recorded now: the class's reference.csv counts this timing even when the
                  * exercise's run ends the grading before its speed step */
