@@ -145,9 +145,9 @@ start() { # index place: runs the group in the background, its pid in started
       gpu-shared) lock=(flock -s "$lockfile") ;;
       gpu-graded) lock=(flock -s "$lockfile")
         [ ${#env[@]} -gt 0 ] || env=(env)
-        env+=("GRADER_GPU_LOCK=$PWD/build/tests/graded${gpu_ids[$2]:+-gpu${gpu_ids[$2]}}.lock")
-        [ "$share_refs" = 0 ] ||
-          env+=("GRADER_REFERENCE_CACHE=$PWD/build/tests/graded${gpu_ids[$2]:+-gpu${gpu_ids[$2]}}.refs") ;;
+        local graded=$PWD/build/tests/graded${gpu_ids[$2]:+-gpu${gpu_ids[$2]}}
+        env+=("GRADER_GPU_LOCK=$graded.lock")
+        [ "$share_refs" = 0 ] || env+=("GRADER_REFERENCE_CACHE=$graded.refs") ;;
     esac
   fi
   # timeout signals its whole process group: the group's programs end with it. It leads that
