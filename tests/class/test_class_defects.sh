@@ -128,25 +128,6 @@ for pair in "--jobs 0:from 1 to 1024" "--gpus 1,x:device indexes 0 to 1024" \
     bad "class ${pair%%:*}: exit $rc: $(cat "$TEST_TMP/range.out")"
 done
 
-# ---- a hanging student graded first: the class has no time of the reference yet, so it is
-# taken before the first look, whose turn at the GPU then ends 5 s past its gate (10 times the
-# reference's, at least 5 s), not at the run's limit (here 40 s): while it holds the turn no
-# other grading of its GPU is timed
-CLASS=$TEST_TMP/hanging
-put hung 01-basics/pass "$(sol 01-basics/pass)" "$HANG"
-t0=$SECONDS
-"${G[@]}" class "$CLASS" --course "$COURSE_DIR" --no-sanitize --timeout 40 --work "$TEST_TMP/work5" \
-  >"$TEST_TMP/hanging.out" 2>&1
-took=$((SECONDS - t0))
-python3 - "$CLASS/hung/results.json" "$took" <<'PY2' && ok "a hanging first look of the class's first grading ends 5 s into its turn" || bad "a hanging first look held its turn to the run's limit"
-import json, sys
-r = next(t["extra_data"]["result"] for t in json.load(open(sys.argv[1]))["tests"]
-         if t["extra_data"].get("task") == "01-basics/pass")
-print(f"    {r['outcome']}: {r['reason']} (the class took {sys.argv[2]} s)")
-sys.exit(0 if r["outcome"] == "timed_out" and "5.0 s after its turn at the GPU began" in r["reason"]
-         and int(sys.argv[2]) < 30 else 1)
-PY2
-
 "${G[@]}" class "$TEST_TMP/broken" "${OPTS[@]}" --work "$TEST_TMP/work2" --force >"$TEST_TMP/force.out" 2>&1
 expect_grep "1 to grade, 0 up to date; --force regrades 1 whose results were up to date$" "$TEST_TMP/force.out" \
   "--force: the student regraded is not counted up to date as well"

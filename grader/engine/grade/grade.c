@@ -61,7 +61,6 @@ static int do_build(struct job *j) { return step_build(j); }
 static int do_symbols(struct job *j) { return step_symbols(j); }
 static int do_list(struct job *j) { return step_list(j); }
 static int do_run(struct job *j) { return step_run(j, j->dump, j->run_tap); }
-static int do_reference_early(struct job *j) { step_reference_early(j); return 1; }
 static int do_profile(struct job *j) { step_profile(j); return 1; } /* decides nothing */
 /* Correct: every case verified, and no earlier fact (a crash, a CUDA error) stands. */
 /* The reference is checked before its verdict or time is asked for, and again after: the
@@ -214,9 +213,6 @@ static int run_first(struct job *j)
     job_progress(j, GRADE_STEP_LIST, NULL);
     if (job_cancelled(j) || !timed(j, GRADE_STEP_LIST, do_list))
         return 0;
-    /* in a class, the reference's time bounds the first look's turn from the first grading
-     * of the task on (grade_run.c) */
-    timed(j, GRADE_STEP_REFERENCE, do_reference_early);
     job_progress(j, GRADE_STEP_RUN, NULL);
     return !job_cancelled(j) && timed(j, GRADE_STEP_RUN, do_run);
 }

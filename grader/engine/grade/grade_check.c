@@ -247,30 +247,6 @@ static int take_shared(struct job *j, const char *key, struct ref_time *t)
     return 1;
 }
 
-/* The right to measure key's reference (gpu_measure_take; -1 without key), its wait counted as
- * the grading's wait for the GPU alone. */
-static int measure_right(struct job *j, const char *key)
-{
-    double t0 = now_s();
-    int fd = key ? gpu_measure_take(j->o->gpu_lock, key, j->o->cancel) : -1;
-    job_gpu_account(j, GPU_ALONE, now_s() - t0, 0);
-    return fd;
-}
-
-/* The reference timed now: the class's time from then on (key NULL: no cache) and this
- * grading's own (ref_own). */
-static void reference_timed_now(struct job *j, const char *key, const char *speed_case,
-                                struct ref_time *t)
-{
-    run_reference(j, speed_case, t);
-    if (t->ms <= 0)
-        return;
-    if (key)
-        refcache_put(j->o->ref_cache, key, t);
-    j->ref_own = *t;
-    j->ref_own_s = now_s();
-}
-
 /* The reference's time for this grading: with a class's cache (refcache.h), a measurement
  * an earlier grading on this GPU made while it may still serve, else a fresh one (shared in
  * turn). The cache is an economy, never a verdict: when it fails, the reference is timed.
@@ -280,13 +256,6 @@ static void reference_timed_now(struct job *j, const char *key, const char *spee
 static int reference_time(struct job *j, const char *speed_case, struct ref_time *t, int fresh)
 {
     const struct grade_opts *o = j->o;
-    /* the time this grading took before its first look (step_reference_early) is its own, as
-     * one taken now would be: the class's cache counts no use of it */
-    if (!fresh && j->ref_early) {
-        j->ref_early = 0;
-        *t = j->ref_own;
-        return 0;
-    }
     char *key = o->ref_cache ? job_ref_key(j, speed_case) : NULL;
     if (key && !fresh && take_shared(j, key, t)) {
         free(key);
@@ -303,43 +272,22 @@ static int reference_time(struct job *j, const char *speed_case, struct ref_time
      * times the reference, and the others, once they hold it, find that measurement and share
      * it. The GPU is the reference's alone from its gate to its timed calls' end only: its
      * start and its end share it, as a first look's do. */
-    int measure = measure_right(j, key);
-    if (measure < 0 || fresh || !take_shared(j, key, t))
-        reference_timed_now(j, key, speed_case, t);
+    double t0 = now_s();
+    int measure = key ? gpu_measure_take(o->gpu_lock, key, o->cancel) : -1;
+    job_gpu_account(j, GPU_ALONE, now_s() - t0, 0);
+    if (measure < 0 || fresh || !take_shared(j, key, t)) {
+        run_reference(j, speed_case, t);
+        if (key && t->ms > 0)
+            refcache_put(o->ref_cache, key, t);
+        if (t->ms > 0) {
+            j->ref_own = *t;
+            j->ref_own_s = now_s();
+        }
+    }
     if (measure >= 0)
         close(measure);
     free(key);
     return 0;
-}
-
-void step_reference_early(struct job *j)
-{
-    const struct grade_opts *o = j->o;
-    const struct case_result *sc = job_flagged_case(j->r, task_speed_case(j->t), CASE_FLAG_SPEED);
-    if (!o->ref_cache || !sc || job_cancelled(j))
-        return;
-    char *key = job_ref_key(j, sc->name);
-    struct ref_time t;
-    if (refcache_peek(o->ref_cache, key, &t) != 1) {
-        /* gradings of the class that begin the task together: the first times it, the
-         * others find its time once they hold the right to measure (reference_time) */
-        int measure = measure_right(j, key);
-        if (!job_cancelled(j) && refcache_peek(o->ref_cache, key, &t) != 1) {
-            reference_timed_now(j, key, sc->name, &t);
-            if (t.ms > 0) {
-                j->ref_early = 1;
-                /* recorded now: the class's reference.csv counts this timing even when the
-                 * exercise's run ends the grading before its speed step */
-                j->r->ref_time_ms = t.ms;
-                j->r->ref_min_ms = t.min_ms;
-                j->r->ref_max_ms = t.max_ms;
-                j->r->ref_shared = 0;
-            }
-        }
-        if (measure >= 0)
-            close(measure);
-    }
-    free(key);
 }
 
 int witness_dump_checked(struct job *j)

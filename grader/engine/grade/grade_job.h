@@ -79,7 +79,6 @@ struct job {
      * look within REF_OWN_REUSE_S of it takes it rather than a new one. */
     struct ref_time ref_own;
     double ref_own_s;
-    int ref_early; /* ref_own was timed before the first look (step_reference_early) */
     /* The exercise's last graded run's witness (witness.h), and whether its look's time was
      * doubted by it: a first look's doubt gets a second look, alone; a second look's, still
      * doubted against a window of the reference's taken right after it, a third (last_look),

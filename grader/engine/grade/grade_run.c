@@ -40,10 +40,10 @@ int step_list(struct job *j)
  * TURN_MIN_S; else 0 (the run's wall-clock limit alone). While a timed run holds its turn no
  * other is timed: a kernel that never ends held every grading of a class back for the whole
  * limit (60 s), where the reference's run takes under 2 s on the H200. A run this far past
- * the reference fails the task whatever it would have printed. In a class the cache has the
- * time from the first grading of the task on (step_reference_early): before, the first round
- * had none, and on an H200 x2 host a hanging student of the first round held one GPU's turn
- * for 59 s, its three neighbours' gradings with it (220 s against 141 on one GPU). */
+ * the reference fails the task whatever it would have printed. The cache has no time until a
+ * grading on that GPU has timed the reference, so a class's first round is bounded by the
+ * limit alone: on an H200 x2 host a hanging student of the first round held one GPU's turn
+ * for 59 s (timing the reference before the first look: DESIGN-NOTES, tried and left). */
 #define TURN_FACTOR 10
 #define TURN_MIN_S 5.0
 static double turn_bound(const struct job *j)

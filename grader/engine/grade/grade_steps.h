@@ -44,12 +44,6 @@ int verify_beside(const struct job *j, const char *dump, const char *report, con
                   char *const *names, size_t n_names, const volatile sig_atomic_t *cancel,
                   char *why, size_t len);
 int step_speed(struct job *j);
-/* Before the exercise's first look, in a class (a reference cache): when the cache has no time
- * of the reference on the speed case, the reference is timed now (alone, as step_speed would
- * time it, and shared with the class from then on), so that the first look's turn at the GPU
- * is bounded by it (grade_run.c) from the class's first grading of the task on. Nothing is
- * decided here. */
-void step_reference_early(struct job *j);
 /* The witness's commitment checked against the dump of the exercise's run (witness.h): 1, or
  * 0 with the implausible fact recorded. 1 with --no-witness, or with no speed case. */
 int witness_dump_checked(struct job *j);
