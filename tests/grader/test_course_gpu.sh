@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
-# The grader over the real course, on a GPU: the reference solutions graded as exercises score
-# 100% on every task; the shipped exercises are all "wrong" (never crashed); each grading's time
+# The grader over the real course, on a GPU. The reference solutions, graded as exercises in one
+# grading with compute-sanitizer and --profile: every task passes with its full weight, runs
+# clean under every sanitizer tool, and has a profile whose finding is "close" (to itself) or
+# "ceiling": nothing to fix. (tests/profile/test_variants.sh checks that the slow variants get
+# their finding.) The shipped exercises are all "wrong" (never crashed). Each grading's time
 # after the build is printed. GRADER_GPU_OUT=DIR keeps the reports there.
 # Its GPU work is the grader's, which takes turns through its own lock: other such groups may
 # run beside it (the times printed are then not a lone grading's).
@@ -41,7 +44,7 @@ graded() { # NAME ARGS...: a grading of the whole course; its exit status in rc,
   rc=$?
   ms=$(( ($(date +%s%N) - t0) / 1000000 ))
 }
-graded solutions --exercises "$scratch/exercises" --exbuild "$scratch/build"
+graded solutions --exercises "$scratch/exercises" --exbuild "$scratch/build" --profile
 echo "grading time, solutions as exercises: $ms ms (exit $rc)" | tee "$out/timing.txt"
 [ $rc -eq 0 ] && ok "solutions: grader exits 0" || bad "solutions: grader exit $rc"
 py_json "solutions: every task passed with its full weight" '
@@ -66,6 +69,37 @@ bad = [(t["id"], s["tool"], s["status"], s.get("note")) for t in d["tasks"] for 
 assert not bad, bad
 assert sum(len(t["sanitizers"]) for t in d["tasks"]) >= len(d["tasks"])
 ' "$out/solutions.json"
+# The profile of each task (grader/README.md, "Profile"): its finding printed as
+# tests/profile/test_variants.sh prints one, then "ok TASK KEY" when it is "close" or
+# "ceiling", else "bad TASK: WHY" (no profile, or another finding).
+profile_findings() { # REPORT
+  python3 - "$1" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+for t in d["tasks"]:
+    p = t.get("profile")
+    key = p["finding"]["key"] if p else None
+    text = " ".join(str(p["finding"]["text"]).split()) if p else "(no profile)"
+    print(f"#   the reference solution of {t['id']}: {t['outcome']}, "
+          f"speed {(t.get('speed') or {}).get('ratio')}, finding {key}: {text}")
+    if key in ("close", "ceiling"):
+        print(f"ok {t['id']} {key}")
+    else:
+        print(f"bad {t['id']}: finding {key}: {text} (expected close or ceiling)")
+PY
+}
+if profile_findings "$out/solutions.json" >"$TEST_TMP/profile.out" 2>&1; then
+  while IFS= read -r line; do
+    case $line in
+      '#'*) echo "$line" ;;
+      'ok '*) line=${line#ok }; ok "solutions: ${line% *}: the profile finds nothing to fix (${line##* })" ;;
+      'bad '*) bad "solutions: ${line#bad }" ;;
+    esac
+  done <"$TEST_TMP/profile.out"
+  grep '^#' "$TEST_TMP/profile.out" >"$out/profile.txt"
+else
+  bad "solutions: the report's profiles could not be read"; sed 's/^/    /' "$TEST_TMP/profile.out" | tail -n 12
+fi
 
 graded exercises --exercises "$shipped/exercises" --exbuild "$shipped/build" --no-state
 echo "grading time, shipped exercises: $ms ms (exit $rc)" | tee -a "$out/timing.txt"
