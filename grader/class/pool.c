@@ -103,6 +103,35 @@ static int slot_gpu(const struct class_opts *o, size_t slot)
     return o->n_gpus ? o->gpus[slot % o->n_gpus] : -1;
 }
 
+/* One process per GPU that times each task's reference into the GPU's cache before the
+ * first round needs it (student.c: time_references), beside the students' first builds. */
+static void start_references(const struct class_opts *o, const struct course *c, pid_t *ref_pid,
+                             size_t n_ref)
+{
+    if (o->ref_every <= 1)
+        return;
+    for (size_t k = 0; k < n_ref; k++) {
+        fflush(stdout);
+        fflush(stderr);
+        pid_t p = fork();
+        if (p == 0)
+            _exit(time_references(o, c, o->n_gpus ? o->gpus[k] : -1) == 0 ? 0 : 1);
+        ref_pid[k] = p > 0 ? p : 0; /* without it, the first gradings time their own */
+    }
+}
+
+/* Once every student has ended, a reference still being timed serves no one: stopped. */
+static void stop_references(pid_t *ref_pid, size_t n_ref)
+{
+    for (size_t k = 0; k < n_ref; k++)
+        if (ref_pid[k] > 0) {
+            kill(ref_pid[k], SIGINT);
+            while (waitpid(ref_pid[k], NULL, 0) < 0 && errno == EINTR) {
+            }
+            ref_pid[k] = 0;
+        }
+}
+
 /* Grades `todo` (indices into the roster) with one child process per slot, --jobs slots for
  * each GPU of --gpus (or for the GPUs the children see), each slot taking the next student as
  * it comes free. The gradings of one GPU share its lock and its reference times (student.c).
@@ -120,11 +149,14 @@ size_t run_pool(const struct class_opts *o, const struct course *c, const struct
                         "on one GPU\n", strerror(errno));
     double t_start = now_s();
     size_t next = 0, running = 0, done = 0, graded = 0, failed = 0;
-    if (!pid || !who || !started) {
-        free(pid); free(who); free(started);
+    size_t n_ref = o->n_gpus ? o->n_gpus : 1;
+    pid_t *ref_pid = calloc(n_ref, sizeof *ref_pid);
+    if (!pid || !who || !started || !ref_pid) {
+        free(pid); free(who); free(started); free(ref_pid);
         board_free(board);
         return n_todo;
     }
+    start_references(o, c, ref_pid, n_ref);
     while (next < n_todo || running > 0) {
         for (size_t s = 0; s < slots && next < n_todo && !class_cancel; s++) {
             if (pid[s] > 0)
@@ -165,8 +197,14 @@ size_t run_pool(const struct class_opts *o, const struct course *c, const struct
             for (size_t s = 0; class_cancel && s < slots; s++)
                 if (pid[s] > 0)
                     kill(pid[s], SIGINT);
+            for (size_t k = 0; class_cancel && k < n_ref; k++)
+                if (ref_pid[k] > 0)
+                    kill(ref_pid[k], SIGINT);
             continue;
         }
+        for (size_t k = 0; k < n_ref; k++)
+            if (ref_pid[k] == p)
+                ref_pid[k] = 0;
         for (size_t s = 0; s < slots; s++) {
             if (pid[s] != p)
                 continue;
@@ -184,6 +222,8 @@ size_t run_pool(const struct class_opts *o, const struct course *c, const struct
         }
     }
     failed += n_todo - next;
+    stop_references(ref_pid, n_ref);
+    free(ref_pid);
     free(pid);
     free(who);
     free(started);

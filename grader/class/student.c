@@ -201,6 +201,13 @@ static int grade_tasks(struct placed *p, struct gb_student *s)
     return rc;
 }
 
+static void drop_result(size_t i, struct task_result *r, void *user)
+{
+    (void)i;
+    (void)user;
+    task_result_free(r);
+}
+
 /* The files one GPU's gradings share, under the work directory: its lock (gpulock.h) and its
  * reference times (refcache.h). */
 static void gpu_shared_paths(const struct class_opts *o, int gpu, char **lock, char **refs)
@@ -324,6 +331,46 @@ static int grade_placed(const struct class_opts *o, const struct course *c, cons
     free(shared);
     free(opts);
     return rc;
+}
+
+/* Each task's reference timed on gpu into that GPU's cache (student.c's head: the files one
+ * GPU's gradings share) before its gradings need it, so that the first looks of a class's
+ * first round have their turns bounded (grade_run.c) as the later ones do: without a time in
+ * the cache, a hanging first look held an H200 x2 host's GPU 0 for the whole run limit, 59 s,
+ * and the three gradings beside it waited. The references' runs need the GPU alone, so they
+ * are timed here, before the students' programs fill the GPU, and not in a student's chain,
+ * where each would wait for that student's neighbours' programs to drain (DESIGN-NOTES,
+ * tried and left). In a scratch directory of its own, work/references-gpuN. */
+int time_references(const struct class_opts *o, const struct course *c, int gpu)
+{
+    if (o->ref_every <= 1)
+        return 0;
+    struct grade_opts g;
+    student_grade_opts(o, &g, "references", gpu);
+    char *lock, *refs;
+    gpu_shared_paths(o, gpu, &lock, &refs);
+    g.gpu_lock = lock;
+    g.ref_cache = refs;
+    char *exbuild = gpu >= 0 ? xasprintf("%s/references-gpu%d", o->work, gpu)
+                             : xasprintf("%s/references", o->work);
+    g.exbuild_dir = exbuild;
+    g.ref_max_uses = o->ref_every;
+    g.references_only = 1;
+    g.build = 0;
+    g.sanitize = 0;
+    g.profile_args = NULL;
+    size_t n = course_task_count(c);
+    const struct task **tasks = xcalloc(n + 1, sizeof *tasks);
+    for (size_t i = 0; i < n; i++)
+        tasks[i] = course_task(c, i);
+    size_t done = grade_many(tasks, n, &g, (unsigned)o->jobs, drop_result, NULL);
+    free(tasks);
+    if (!o->keep_work)
+        remove_tree(exbuild);
+    free(exbuild);
+    free(lock);
+    free(refs);
+    return class_cancel || done < n ? 1 : 0;
 }
 
 int grade_student(const struct class_opts *o, const struct course *c, const char *name,

@@ -2,8 +2,8 @@
 # grader class, without a GPU: where a class's work goes on several GPUs (while students wait,
 # each place's student on its own GPU; once none waits, each task to the least busy GPU), what
 # a student reads of a failed build (their own exercises/ path, never the grader's scratch),
-# what a class that measured nothing says and exits with, and bad or empty input said in one
-# line.
+# a hanging student of the first round bounded by the references timed ahead, what a class
+# that measured nothing says and exits with, and bad or empty input said in one line.
 source "$(dirname "$0")/../lib.sh"
 source tests/class/fixture.sh
 setup_course
@@ -80,6 +80,27 @@ print(t["output"].splitlines()[0])
 PY
 [ $? -eq 0 ] && ok "a build error names exercises/01-basics/pass.cu, not the scratch directory" ||
   { bad "build error path"; cat "$TEST_TMP/broken.check"; }
+
+# ---- a hanging student in the class's first round: the class times each task's reference
+# before the first round needs it (class/pool.c), so the first look's turn at the GPU ends 5 s
+# past its gate (10 times the reference's, at least 5 s), not at the run's limit (here 40 s):
+# while it holds the turn no other grading of its GPU is timed
+CLASS=$TEST_TMP/hanging
+put hung 01-basics/pass "$(sol 01-basics/pass)" "$HANG"
+t0=$SECONDS
+"${G[@]}" class "$CLASS" --course "$COURSE_DIR" --no-sanitize --timeout 40 --work "$TEST_TMP/work5" \
+  >"$TEST_TMP/hanging.out" 2>&1
+took=$((SECONDS - t0))
+python3 - "$CLASS/hung/results.json" "$took" <<'PY' >"$TEST_TMP/hanging.check" 2>&1
+import json, sys
+r = next(t["extra_data"]["result"] for t in json.load(open(sys.argv[1]))["tests"]
+         if t["extra_data"].get("task") == "01-basics/pass")
+print(f"{r['outcome']}: {r['reason']} (the class took {sys.argv[2]} s)")
+assert r["outcome"] == "timed_out" and "5.0 s after its turn at the GPU began" in r["reason"], r
+assert int(sys.argv[2]) < 30, sys.argv[2]
+PY
+[ $? -eq 0 ] && ok "a hanging first look of the class's first round ends 5 s into its turn" ||
+  { bad "a hanging first look held its turn to the run's limit"; cat "$TEST_TMP/hanging.check"; }
 
 # ---- nothing measured (no GPU: every task that runs skips) is said, and is no success
 CLASS=$TEST_TMP/nogpu

@@ -246,6 +246,7 @@ static enum run_end check_bounds(const struct run_spec *s, const struct exec_pla
     if (s->turn_s > 0 && res->gate_passed && res->done_s <= 0 &&
         elapsed - res->ready_s > s->turn_s) {
         res->over_turn = 1;
+        res->turn_s = s->turn_s;
         return RUN_TIMED_OUT;
     }
     if (s->cancel && *s->cancel)
@@ -542,7 +543,7 @@ void run_describe(const struct run_spec *s, const struct run_result *r, char *bu
     case RUN_TIMED_OUT:
         if (r->over_turn)
             snprintf(buf, len, "timed out: still running %.1f s after its turn at the GPU began "
-                     "(process group killed)", s->turn_s);
+                     "(process group killed)", r->turn_s);
         else
             snprintf(buf, len, "timed out after %.1f s (process group killed)", s->wall_s);
         break;

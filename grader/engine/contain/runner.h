@@ -116,6 +116,7 @@ struct run_result {
     double gate_wait_s;     /* how long ready() took */
     double done_s;          /* > 0: from the start to LAB_GATE_DONE, less gate_wait_s */
     int over_turn;          /* timed out by turn_s, not wall_s */
+    double turn_s;          /* with over_turn: the bound it passed (the gate may set it) */
 };
 
 /* Runs the spec to its end; returns 0 (the result says how it ended). */

@@ -62,6 +62,7 @@ static int do_symbols(struct job *j) { return step_symbols(j); }
 static int do_list(struct job *j) { return step_list(j); }
 static int do_run(struct job *j) { return step_run(j, j->dump, j->run_tap); }
 static int do_profile(struct job *j) { step_profile(j); return 1; } /* decides nothing */
+static int do_reference_ahead(struct job *j) { step_reference_ahead(j); return 1; }
 /* Correct: every case verified, and no earlier fact (a crash, a CUDA error) stands. */
 /* The reference is checked before its verdict or time is asked for, and again after: the
  * sanitizers run student code while the verifier works. */
@@ -201,6 +202,12 @@ static int run_first(struct job *j)
     if (make_work_dir(j) != 0)
         return 0;
     job_sandbox_view(j);
+    if (j->o->references_only) {
+        if (sol_hash_take(j) && !job_cancelled(j) && timed(j, GRADE_STEP_LIST, do_list))
+            timed(j, GRADE_STEP_REFERENCE, do_reference_ahead);
+        job_fact(j, OUTCOME_NOT_RUN, "the reference timed ahead; nothing graded");
+        return 0;
+    }
     if (!build_or_check(j) || !sol_hash_take(j))
         return 0;
     job_progress(j, GRADE_STEP_SYMBOLS, NULL);

@@ -78,6 +78,11 @@ struct grade_opts {
      * whose runs go elsewhere: a task that passes them ends OUTCOME_NOT_RUN with the reason
      * GRADE_CHECKS_ONLY_REASON; one that fails them has its outcome as a full grading would. */
     int checks_only;
+    /* 1: no grading at all, only the reference's time on each task's speed case put in
+     * ref_cache where it has none (a class's first round, class/pool.c: the time bounds the
+     * first looks' turns, grade_run.c). Every task ends OUTCOME_NOT_RUN; the results are not
+     * a student's. */
+    int references_only;
     /* What grader/remote/ grades with when the runs go to a Slurm job (remote.h); the engine
      * never reads it. NULL: the runs are here. */
     const void *remote;

@@ -264,6 +264,7 @@ struct gate_turn {
     enum gpu_use use;
     struct gpu_hold hold;
     double turn_at, done_at; /* when the turn was taken and handed on (monotonic s), 0 before */
+    struct run_spec *spec;   /* the run's, whose turn_s job->turn_bound may set at the turn */
 };
 
 static void take_turn(void *arg)
@@ -280,6 +281,11 @@ static void take_turn(void *arg)
     }
     gpu_hold_turn(&t->hold, t->j->o->gpu_lock, t->use, t->j->o->cancel);
     t->turn_at = now_s();
+    /* asked now, not as the run began: a time the class's cache got while this run started
+     * and waited for its turn bounds it too */
+    double bound = t->j->turn_bound ? t->j->turn_bound(t->j) : 0;
+    if (bound > 0)
+        t->spec->turn_s = bound;
 }
 
 static void end_turn(void *arg)
@@ -368,9 +374,9 @@ void job_run_witnessed(const struct job *j, const struct run_spec *s, struct run
     struct gpu_hold hold = gpu_hold_take(j->o->gpu_lock, gated ? GPU_SHARED : use, j->o->cancel);
     double waited = now_s() - t0, from = t0 + waited;
     if (gated && use != GPU_SHARED) {
-        struct gate_turn turn = {j, use, hold, 0, 0};
-        struct run_gate gate = {take_turn, end_turn, &turn, w};
         struct run_spec g = *s;
+        struct gate_turn turn = {j, use, hold, 0, 0, &g};
+        struct run_gate gate = {take_turn, end_turn, &turn, w};
         g.gate = &gate;
         run_sandboxed(&g, res);
         double end = now_s(); /* before the drop, as the turn's start after the take: the

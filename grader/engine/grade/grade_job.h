@@ -75,6 +75,9 @@ struct job {
      * runs wait there for grade_many's first stage to end. */
     void (*turn_wait)(void *ctx);
     void *turn_ctx;
+    /* Asked as a gated run's turn is taken (step_run: the first look's bound, grade_run.c):
+     * > 0, the run's turn_s from then on. NULL: the spec's turn_s stands. */
+    double (*turn_bound)(const struct job *j);
     /* The reference's time as this grading measured it, and when (now_s; 0: never): a second
      * look within REF_OWN_REUSE_S of it takes it rather than a new one. */
     struct ref_time ref_own;

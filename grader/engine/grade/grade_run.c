@@ -35,15 +35,16 @@ int step_list(struct job *j)
     return 1;
 }
 
-/* How long the exercise may hold its turn at the GPU: TURN_FACTOR times the reference's own
- * run past its gate, when the class's cache (refcache.h) has one, and no less than
- * TURN_MIN_S; else 0 (the run's wall-clock limit alone). While a timed run holds its turn no
- * other is timed: a kernel that never ends held every grading of a class back for the whole
- * limit (60 s), where the reference's run takes under 2 s on the H200. A run this far past
- * the reference fails the task whatever it would have printed. The cache has no time until a
- * grading on that GPU has timed the reference, so a class's first round is bounded by the
- * limit alone: on an H200 x2 host a hanging student of the first round held one GPU's turn
- * for 59 s (timing the reference before the first look: DESIGN-NOTES, tried and left). */
+/* How long the exercise may hold its turn at the GPU, asked as the turn is taken
+ * (job.turn_bound): TURN_FACTOR times the reference's own run past its gate, when the
+ * class's cache (refcache.h) has one, and no less than TURN_MIN_S; else 0 (the run's
+ * wall-clock limit alone). While a timed run holds its turn no other is timed: a kernel that
+ * never ends held every grading of a class back for the whole limit (60 s), where the
+ * reference's run takes under 2 s on the H200. A run this far past the reference fails the
+ * task whatever it would have printed. A class times each task's reference on each GPU
+ * before its first round needs it (class/student.c: time_references), so that round is
+ * bounded too: without, a hanging student of the first round held an H200 x2 host's GPU 0
+ * for 59 s. */
 #define TURN_FACTOR 10
 #define TURN_MIN_S 5.0
 static double turn_bound(const struct job *j)
@@ -83,12 +84,13 @@ int step_run(struct job *j, const char *dump, const char *report)
     s.threads_only = 1; /* the program itself, no tool around it: one process */
     s.stdout_path = r->stdout_path;
     s.stderr_path = r->stderr_path;
-    s.turn_s = turn_bound(j);
+    j->turn_bound = turn_bound;
     struct run_result res;
     /* the second look decides: it has the GPU alone; the witness's key is drawn anew */
     job_witness_init(j, &j->run_witness, LAB_GATE_PICKS);
     job_run_witnessed(j, &s, &res, r->speed_first_ratio >= 0 ? GPU_ALONE : GPU_TIMED,
                       &j->run_witness);
+    j->turn_bound = NULL;
     char how[256];
     run_describe(&s, &res, how, sizeof how);
     free(argv);

@@ -44,6 +44,10 @@ int verify_beside(const struct job *j, const char *dump, const char *report, con
                   char *const *names, size_t n_names, const volatile sig_atomic_t *cancel,
                   char *why, size_t len);
 int step_speed(struct job *j);
+/* grade_opts.references_only: the reference timed on the speed case, with the GPU alone, and
+ * the time put in the class's cache, unless the cache has one (another grading's, or one
+ * timed while this waited for the right to measure). Nothing is recorded as a fact. */
+void step_reference_ahead(struct job *j);
 /* The witness's commitment checked against the dump of the exercise's run (witness.h): 1, or
  * 0 with the implausible fact recorded. 1 with --no-witness, or with no speed case. */
 int witness_dump_checked(struct job *j);
