@@ -361,8 +361,10 @@ int time_references(const struct class_opts *o, const struct course *c, int gpu)
     g.profile_args = NULL;
     size_t n = course_task_count(c);
     const struct task **tasks = xcalloc(n + 1, sizeof *tasks);
-    for (size_t i = 0; i < n; i++)
+    for (size_t i = 0; i < n; i++) {
         tasks[i] = course_task(c, i);
+        trace_gpu(tasks[i], gpu);
+    }
     size_t done = grade_many(tasks, n, &g, (unsigned)o->jobs, drop_result, NULL);
     free(tasks);
     if (!o->keep_work)

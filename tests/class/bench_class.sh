@@ -21,7 +21,8 @@
 # held a GPU and how many a second, the CPU's busy share, the GPU's time held and waited for,
 # its time line: held alone, by a first
 # look, only shared, idle; the time no run had its turn, split by whether a timed run was on
-# its way to its gate; each GPU's busy and idle share), OUTDIR/class.csv (one row: the same
+# its way to its gate; each GPU's busy and idle share; the programs waiting in the GPU's
+# driver, whose API lock is one for the host, sampled), OUTDIR/class.csv (one row: the same
 # figures), OUTDIR/steps.csv (one row per student and step), OUTDIR/gpus.csv (one row per GPU),
 # OUTDIR/outcomes.csv (every task of every student) and OUTDIR/gpu-trace.txt (every hold of a
 # GPU; gpu-trace.txt.gpus: the GPU of each task), plus the gradebook, the reference times
@@ -34,10 +35,10 @@
 # most LIMIT seconds each. A K above the machine's GPUs is left out, so one command serves a
 # machine of 2 GPUs and one of 4. Each run's files go to OUTDIR/gpus-K/ as above; then
 # OUTDIR/scaling.txt and scaling.csv: GPUs, places, students, wall, students a minute (over the
-# wall, steady, and in the first round), speed-up over the first run (of the steady rates where
-# every run has one, else of the first rounds' where every run has one, else of the walls'),
-# each GPU's busy and idle share; and every task of every student graded in two runs
-# compared (the script exits 1 when an outcome differs).
+# wall, steady, and in the first round), the programs waiting in the driver, speed-up over the
+# first run (of the steady rates where every run has one, else of the first rounds' where every
+# run has one, else of the walls'), each GPU's busy and idle share; and every task of every
+# student graded in two runs compared (the script exits 1 when an outcome differs).
 # --scan-keep: a K whose run OUTDIR/gpus-K/ already holds (its class.csv) is not graded again
 # but joins the table, so that a scan longer than one sitting of a machine is run in parts
 # (--scan 1, then --scan 1,2 --scan-keep, ...: the class is the same each time).
@@ -127,6 +128,9 @@ import csv, glob, json, os, sys
 cls, secs, out, opts = sys.argv[1], float(sys.argv[2]), sys.argv[3], sys.argv[4]
 began, places, class_size = float(sys.argv[5]), int(sys.argv[6]), int(sys.argv[7])
 cpu_busy = float(sys.argv[8])
+# driver.py's "<mean> <most> <samples>": the programs waiting in the GPU's driver
+drv = (sys.argv[9].split() if len(sys.argv) > 9 else []) + ["nan", "nan", "0"]
+driver_mean, driver_most, driver_samples = float(drv[0]), drv[1], int(drv[2])
 steps, gpu, done, rows, odd, outcomes, finished = {}, {}, 0, [], [], [], []
 expected = {"ref": "passed", "slow": "too_slow", "crash": "crashed", "hang": "timed_out",
             "sanitizer": "sanitizer"}
@@ -247,6 +251,10 @@ if marks:
     print(f"  programs that held the GPU: {len(marks)}, {len(marks) / wall if wall > 0 else 0:.2f} a second ("
           + ", ".join(f"{k} {v}" for k, v in sorted(kinds.items(), key=lambda kv: -kv[1]))
           + f"); the CPU {cpu_busy:.0f} % busy over the run")
+    if driver_samples:
+        print(f"  programs waiting in the GPU's driver (its API lock, one for the host): "
+              f"{driver_mean:.2f} at a time on average, at most {driver_most} "
+              f"({driver_samples} samples)")
     by = {}
     for prog, use, held, turn, end, *_ in marks:
         who = prog if prog in ("compute-sanitizer", "ncu") else "timed runs"
@@ -317,12 +325,12 @@ if marks:
 with open(os.path.join(out, "class.csv"), "w", newline="") as f:
     w = csv.writer(f)
     w.writerow(["options", "students", "seconds", "students_per_minute", "steady_per_minute",
-                "first_round_per_minute", "places", "seconds_per_student"]
+                "first_round_per_minute", "places", "seconds_per_student", "driver_waiting"]
                + [f"step_{k}_s" for k in sorted(steps)] + [f"gpu_{k}" for k in sorted(gpu)]
                + [f"gpu_{k}" for k in line_cols])
     w.writerow([opts, done, f"{secs:.1f}", f"{rate:.3f}", f"{steady:.3f}", f"{first_round:.3f}",
                 places,
-                f"{secs / done if done else 0:.2f}"]
+                f"{secs / done if done else 0:.2f}", f"{driver_mean:.2f}"]
                + [f"{steps[k]:.2f}" for k in sorted(steps)] + [f"{gpu[k]:.2f}" for k in sorted(gpu)]
                + [f"{v:.2f}" for v in line_cols.values()])
 with open(os.path.join(out, "steps.csv"), "w", newline="") as f:
@@ -339,6 +347,38 @@ sys.exit(1 if odd else 0)
 FIGURES
 
 cpu_ticks() { awk '/^cpu /{ print $2 + $3 + $4 + $6 + $7 + $8, $5 }' /proc/stat; } # busy idle
+
+# The programs waiting in the GPU's kernel driver, sampled four times a second until SIGTERM:
+# driver.py OUT writes "<mean> <most> <samples>" to OUT. A process counts while it sleeps
+# uninterruptibly (state D) in one of the driver's functions (its wchan: the resource
+# manager's lock, os_acquire_*, or the unified-memory module's, uvm_*). The driver's API lock
+# is one for the whole host, whatever GPU a call is for: on an H200 x4 host the class's
+# programs waited there 1.5 at a time on one GPU, 3.3 on two, 8.7 on four.
+cat >"$work/driver.py" <<'DRIVER'
+import os, signal, sys, time
+stop = []
+signal.signal(signal.SIGTERM, lambda *_: stop.append(1))
+counts = []
+while not stop:
+    n = 0
+    for pid in os.listdir("/proc"):
+        if not pid.isdigit():
+            continue
+        try:
+            with open(f"/proc/{pid}/stat") as f:
+                state = f.read().rsplit(")", 1)[1].split()[0]
+            if state != "D":
+                continue
+            with open(f"/proc/{pid}/wchan") as f:
+                w = f.read().strip()
+        except (OSError, IndexError):
+            continue
+        n += w.startswith(("os_acquire_", "uvm_", "nv_", "_nv", "rm_"))
+    counts.append(n)
+    time.sleep(0.25)
+with open(sys.argv[1], "w") as f:
+    f.write(f"{sum(counts) / len(counts) if counts else 0:.2f} {max(counts, default=0)} {len(counts)}\n")
+DRIVER
 
 # places_on K: students graded at once on K GPUs (--jobs for each GPU; by default grader
 # class's, a quarter of each GPU's share of the cores, 1 to 4)
@@ -372,16 +412,20 @@ run_class() {
   local t0=$SECONDS rc secs began b0 i0 b1 i1
   read -r b0 i0 < <(cpu_ticks)
   began=$(date +%s.%N)
+  python3 "$work/driver.py" "$dir/driver.txt" &
+  local sampler=$!
   GRADER_GPU_TRACE=$dir/gpu-trace.txt timeout -k 30 -s INT "$limit" build/grader/grader class \
     "$class" --course "$course" "$@" >"$dir/class.log" 2>&1
   rc=$?
   secs=$((SECONDS - t0))
   read -r b1 i1 < <(cpu_ticks)
+  kill -TERM $sampler 2>/dev/null
+  wait $sampler 2>/dev/null
   echo "grader class $* : exit $rc, $secs s" | tee -a "$dir/summary.txt"
   cp "$class/gradebook.csv" "$class/junit.xml" "$class/reference.csv" "$dir/" 2>/dev/null
   python3 "$work/figures.py" "$class" "$secs" "$dir" "$*" "$began" "$(places_on "$k")" "$n" \
-    "$(( 100 * (b1 - b0) / ((b1 - b0) + (i1 - i0) > 0 ? (b1 - b0) + (i1 - i0) : 1) ))" |
-    tee -a "$dir/summary.txt"
+    "$(( 100 * (b1 - b0) / ((b1 - b0) + (i1 - i0) > 0 ? (b1 - b0) + (i1 - i0) : 1) ))" \
+    "$(cat "$dir/driver.txt" 2>/dev/null)" | tee -a "$dir/summary.txt"
   local figures_rc=${PIPESTATUS[0]}
   grep -E "^\[" "$dir/class.log" | tail -n "$n" >>"$dir/summary.txt"
   return "$figures_rc"
@@ -458,7 +502,7 @@ base_k, base_rate = rows[0][0], float(rows[0][1][key])
 targets = {2: 1.8, 4: 3.4}  # the rate on K GPUs over the rate on one
 print(f"speed-up of {what}")
 print(f"{'GPUs':>4} {'places':>6} {'students':>8} {'wall s':>7} {'per min':>8} {'steady':>7} "
-      f"{'1st rnd':>7} {'speed-up':>8}  each GPU: busy / idle % of the span (tasks)")
+      f"{'1st rnd':>7} {'driver':>6} {'speed-up':>8}  each GPU: busy / idle % of the span (tasks)")
 table = []
 for k, c, g, o in rows:
     rate = float(c[key])
@@ -471,9 +515,11 @@ for k, c, g, o in rows:
         note = f"   target {targets[k]}x: {'met' if up >= targets[k] else 'not met'}"
     print(f"{k:>4} {c['places']:>6} {c['students']:>8} {float(c['seconds']):>7.0f} "
           f"{float(c['students_per_minute']):>8.2f} {float(c['steady_per_minute']):>7.2f} "
-          f"{float(c.get('first_round_per_minute') or 'nan'):>7.2f} {up:>7.2f}x  {per}{note}")
+          f"{float(c.get('first_round_per_minute') or 'nan'):>7.2f} "
+          f"{float(c.get('driver_waiting') or 'nan'):>6.2f} {up:>7.2f}x  {per}{note}")
     table.append([k, c["places"], c["students"], c["seconds"], c["students_per_minute"],
-                  c["steady_per_minute"], c.get("first_round_per_minute") or "nan", f"{up:.3f}",
+                  c["steady_per_minute"], c.get("first_round_per_minute") or "nan",
+                  c.get("driver_waiting") or "nan", f"{up:.3f}",
                   " ".join(f"{r['gpu']}:{r['busy_s']}:{r['idle_s']}:{r['tasks']}" for r in g)])
 # every task of every student graded in two runs: the same outcome in both
 differ = 0
@@ -490,7 +536,7 @@ for k, _, _, o in rows[1:]:
 with open(os.path.join(out, "scaling.csv"), "w", newline="") as f:
     w = csv.writer(f)
     w.writerow(["gpus", "places", "students", "seconds", "students_per_minute",
-                "steady_per_minute", "first_round_per_minute", "speedup",
+                "steady_per_minute", "first_round_per_minute", "driver_waiting", "speedup",
                 "gpu:busy_s:idle_s:tasks"])
     w.writerows(table)
 sys.exit(1 if differ else 0)
