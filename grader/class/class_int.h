@@ -139,10 +139,11 @@ int grade_student(const struct class_opts *o, const struct course *c, const char
 int grade_student_on(const struct class_opts *o, const struct course *c, const char *name,
                      const char *hash, struct gpu_board *board, size_t slot);
 
-/* Every task's reference timed on gpu (< 0: the GPUs the grader sees) into its gradings'
- * cache, where it has none, grading nothing; none with --reference-every 1. 0, or 1 when
- * cancelled or a grading could not be begun. */
-int time_references(const struct class_opts *o, const struct course *c, int gpu);
+/* The reference of every task that one of names[0..n_names) handed in, timed on gpu (< 0:
+ * the GPUs the grader sees) into its gradings' cache where it has none, grading nothing; none
+ * with --reference-every 1. 0, or 1 when cancelled or a grading could not be begun. */
+int time_references(const struct class_opts *o, const struct course *c,
+                    const char *const *names, size_t n_names, int gpu);
 
 /* ---------------------------------------------------------------- pool.c */
 void print_done(const struct class_opts *o, const char *name, size_t k, size_t n, int gpu,

@@ -105,19 +105,26 @@ static int slot_gpu(const struct class_opts *o, size_t slot)
 
 /* One process per GPU that times each task's reference into the GPU's cache before the
  * first round needs it (student.c: time_references), beside the students' first builds. */
-static void start_references(const struct class_opts *o, const struct course *c, pid_t *ref_pid,
-                             size_t n_ref)
+static void start_references(const struct class_opts *o, const struct course *c,
+                             const struct roster *r, const size_t *todo, size_t n_todo,
+                             pid_t *ref_pid, size_t n_ref)
 {
     if (o->ref_every <= 1)
         return;
+    const char **names = calloc(n_todo + 1, sizeof *names);
+    if (!names)
+        return; /* the first gradings time their own */
+    for (size_t i = 0; i < n_todo; i++)
+        names[i] = r->names[todo[i]];
     for (size_t k = 0; k < n_ref; k++) {
         fflush(stdout);
         fflush(stderr);
         pid_t p = fork();
         if (p == 0)
-            _exit(time_references(o, c, o->n_gpus ? o->gpus[k] : -1) == 0 ? 0 : 1);
-        ref_pid[k] = p > 0 ? p : 0; /* without it, the first gradings time their own */
+            _exit(time_references(o, c, names, n_todo, o->n_gpus ? o->gpus[k] : -1) == 0 ? 0 : 1);
+        ref_pid[k] = p > 0 ? p : 0;
     }
+    free(names);
 }
 
 /* Once every student has ended, a reference still being timed serves no one: stopped. */
@@ -156,7 +163,7 @@ size_t run_pool(const struct class_opts *o, const struct course *c, const struct
         board_free(board);
         return n_todo;
     }
-    start_references(o, c, ref_pid, n_ref);
+    start_references(o, c, r, todo, n_todo, ref_pid, n_ref);
     while (next < n_todo || running > 0) {
         for (size_t s = 0; s < slots && next < n_todo && !class_cancel; s++) {
             if (pid[s] > 0)

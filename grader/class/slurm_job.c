@@ -100,7 +100,8 @@ int array_task(struct class_run *cr)
     size_t first = (size_t)k * j.chunk;
     /* the node's GPU: its references timed before the first student (student.c) */
     if (first < j.students.n)
-        time_references(&cr->o, cr->course, -1);
+        time_references(&cr->o, cr->course, (const char *const *)j.students.names + first,
+                        j.students.n - first < j.chunk ? j.students.n - first : j.chunk, -1);
     for (size_t i = first; i < first + j.chunk && i < j.students.n && !class_cancel; i++) {
         const char *name = j.students.names[i];
         char hex[HASH_HEX_LEN + 1];

@@ -333,7 +333,7 @@ static int grade_placed(const struct class_opts *o, const struct course *c, cons
     return rc;
 }
 
-/* Each task's reference timed on gpu into that GPU's cache (student.c's head: the files one
+/* Each task's reference timed on gpu into that GPU's cache (gpu_shared_paths: the files one
  * GPU's gradings share) before its gradings need it, so that the first looks of a class's
  * first round have their turns bounded (grade_run.c) as the later ones do: without a time in
  * the cache, a hanging first look held an H200 x2 host's GPU 0 for the whole run limit, 59 s,
@@ -341,7 +341,8 @@ static int grade_placed(const struct class_opts *o, const struct course *c, cons
  * are timed here, before the students' programs fill the GPU, and not in a student's chain,
  * where each would wait for that student's neighbours' programs to drain (DESIGN-NOTES,
  * tried and left). In a scratch directory of its own, work/references-gpuN. */
-int time_references(const struct class_opts *o, const struct course *c, int gpu)
+int time_references(const struct class_opts *o, const struct course *c,
+                    const char *const *names, size_t n_names, int gpu)
 {
     if (o->ref_every <= 1)
         return 0;
@@ -359,13 +360,24 @@ int time_references(const struct class_opts *o, const struct course *c, int gpu)
     g.build = 0;
     g.sanitize = 0;
     g.profile_args = NULL;
-    size_t n = course_task_count(c);
-    const struct task **tasks = xcalloc(n + 1, sizeof *tasks);
-    for (size_t i = 0; i < n; i++) {
-        tasks[i] = course_task(c, i);
-        trace_gpu(tasks[i], gpu);
+    /* the tasks some student to be graded handed in: a class regrading one student who
+     * handed in two times two references, not the course's */
+    size_t n_course = course_task_count(c), n = 0;
+    const struct task **tasks = xcalloc(n_course + 1, sizeof *tasks);
+    for (size_t i = 0; i < n_course; i++) {
+        const struct task *t = course_task(c, i);
+        int wanted = 0;
+        for (size_t k = 0; k < n_names && !wanted; k++) {
+            char *file = xasprintf("%s/%s/exercises/%s.cu", o->dir, names[k], task_id(t));
+            wanted = is_file(file);
+            free(file);
+        }
+        if (wanted) {
+            tasks[n++] = t;
+            trace_gpu(t, gpu);
+        }
     }
-    size_t done = grade_many(tasks, n, &g, (unsigned)o->jobs, drop_result, NULL);
+    size_t done = n ? grade_many(tasks, n, &g, (unsigned)o->jobs, drop_result, NULL) : 0;
     free(tasks);
     if (!o->keep_work)
         remove_tree(exbuild);

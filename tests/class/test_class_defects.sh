@@ -101,6 +101,11 @@ assert int(sys.argv[2]) < 30, sys.argv[2]
 PY
 [ $? -eq 0 ] && ok "a hanging first look of the class's first round ends 5 s into its turn" ||
   { bad "a hanging first look held its turn to the run's limit"; cat "$TEST_TMP/hanging.check"; }
+# the class timed the references of the tasks its students handed in, not the whole course's
+timed=$(ls "$TEST_TMP"/work5/gpus/*.reference/ 2>/dev/null)
+[ "$(echo "$timed" | grep -c '\.ref$')" -eq 1 ] && echo "$timed" | grep -q '^01-basics__pass__' &&
+  ok "one student who handed in one task: one reference timed ahead" ||
+  { bad "references timed ahead for one task handed in: $(echo $timed)"; }
 
 # ---- nothing measured (no GPU: every task that runs skips) is said, and is no success
 CLASS=$TEST_TMP/nogpu
