@@ -103,8 +103,9 @@ static int slot_gpu(const struct class_opts *o, size_t slot)
     return o->n_gpus ? o->gpus[slot % o->n_gpus] : -1;
 }
 
-/* One process per GPU that times each task's reference into the GPU's cache before the
- * first round needs it (student.c: time_references), beside the students' first builds. */
+/* One process per GPU that times the references of the tasks todo's students handed in into
+ * the GPU's cache before the first round needs them (student.c: time_references), beside the
+ * students' first builds. */
 static void start_references(const struct class_opts *o, const struct course *c,
                              const struct roster *r, const size_t *todo, size_t n_todo,
                              pid_t *ref_pid, size_t n_ref)
