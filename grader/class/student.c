@@ -92,9 +92,9 @@ static void progress_quiet(void *user, const struct task *t, enum grade_step ste
     (void)user; (void)t; (void)step; (void)detail;
 }
 
-static int submitted(const struct grade_opts *g, const struct task *t)
+static int submitted(const char *exercises_dir, const struct task *t)
 {
-    char *file = xasprintf("%s/%s.cu", g->exercises_dir, task_id(t));
+    char *file = xasprintf("%s/%s.cu", exercises_dir, task_id(t));
     int yes = is_file(file);
     free(file);
     return yes;
@@ -171,7 +171,7 @@ static int grade_tasks(struct placed *p, struct gb_student *s)
     const struct task **mine = xcalloc(n_course + 1, sizeof *mine);
     struct task_result **results = xcalloc(n_course + 1, sizeof *results);
     for (size_t i = 0; i < n_course; i++)
-        if (submitted(g, course_task(c, i)))
+        if (submitted(g->exercises_dir, course_task(c, i)))
             mine[n++] = course_task(c, i);
     struct grade_batch *batch = grade_batch_build(mine, n, g);
     for (size_t k = 0; k < p->n_opts; k++)
@@ -362,21 +362,24 @@ int time_references(const struct class_opts *o, const struct course *c,
     g.profile_args = NULL;
     /* the tasks some student to be graded handed in: a class regrading one student who
      * handed in two times two references, not the course's */
+    char **own = xcalloc(n_names + 1, sizeof *own);
+    for (size_t k = 0; k < n_names; k++)
+        own[k] = own_exercises_path(o, names[k]);
     size_t n_course = course_task_count(c), n = 0;
     const struct task **tasks = xcalloc(n_course + 1, sizeof *tasks);
     for (size_t i = 0; i < n_course; i++) {
         const struct task *t = course_task(c, i);
         int wanted = 0;
-        for (size_t k = 0; k < n_names && !wanted; k++) {
-            char *file = xasprintf("%s/%s/exercises/%s.cu", o->dir, names[k], task_id(t));
-            wanted = is_file(file);
-            free(file);
-        }
+        for (size_t k = 0; k < n_names && !wanted; k++)
+            wanted = submitted(own[k], t);
         if (wanted) {
             tasks[n++] = t;
             trace_gpu(t, gpu);
         }
     }
+    for (size_t k = 0; k < n_names; k++)
+        free(own[k]);
+    free(own);
     size_t done = n ? grade_many(tasks, n, &g, (unsigned)o->jobs, drop_result, NULL) : 0;
     free(tasks);
     if (!o->keep_work)

@@ -247,6 +247,16 @@ static int take_shared(struct job *j, const char *key, struct ref_time *t)
     return 1;
 }
 
+/* The right to measure key's reference (gpulock.h: gpu_measure_take), its wait accounted as
+ * one for the GPU alone; a descriptor to close, or -1. */
+static int measure_right(struct job *j, const char *key)
+{
+    double t0 = now_s();
+    int fd = gpu_measure_take(j->o->gpu_lock, key, j->o->cancel);
+    job_gpu_account(j, GPU_ALONE, now_s() - t0, 0);
+    return fd;
+}
+
 /* The reference's time for this grading: with a class's cache (refcache.h), a measurement
  * an earlier grading on this GPU made while it may still serve, else a fresh one (shared in
  * turn). The cache is an economy, never a verdict: when it fails, the reference is timed.
@@ -272,9 +282,7 @@ static int reference_time(struct job *j, const char *speed_case, struct ref_time
      * times the reference, and the others, once they hold it, find that measurement and share
      * it. The GPU is the reference's alone from its gate to its timed calls' end only: its
      * start and its end share it, as a first look's do. */
-    double t0 = now_s();
-    int measure = key ? gpu_measure_take(o->gpu_lock, key, o->cancel) : -1;
-    job_gpu_account(j, GPU_ALONE, now_s() - t0, 0);
+    int measure = key ? measure_right(j, key) : -1;
     if (measure < 0 || fresh || !take_shared(j, key, t)) {
         run_reference(j, speed_case, t);
         if (key && t->ms > 0)
@@ -299,9 +307,7 @@ void step_reference_ahead(struct job *j)
     char *key = job_ref_key(j, sc->name);
     struct ref_time t;
     if (refcache_peek(o->ref_cache, key, &t) != 1) {
-        double t0 = now_s();
-        int measure = gpu_measure_take(o->gpu_lock, key, o->cancel);
-        job_gpu_account(j, GPU_ALONE, now_s() - t0, 0);
+        int measure = measure_right(j, key);
         if (!job_cancelled(j) && refcache_peek(o->ref_cache, key, &t) != 1) {
             run_reference(j, sc->name, &t);
             if (t.ms > 0)
