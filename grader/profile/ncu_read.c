@@ -92,8 +92,7 @@ static double source_value(const struct ncu_table *t, size_t row, const struct r
 /* Row i's duration in ns, NaN when it has none. */
 static double row_time_ns(const struct ncu_table *t, size_t i)
 {
-    int dur = ncu_table_col(t, "gpu__time_duration.sum");
-    return dur < 0 ? NAN : ncu_number(ncu_table_cell(t, i, dur)) * ncu_unit_ms(t->unit[dur]) * 1e6;
+    return ncu_table_time_ms(t, i) * 1e6;
 }
 
 static void read_raw(const struct ncu_table *t, size_t row, double raw[R_COUNT])
@@ -233,18 +232,6 @@ static void totals(struct profile_side *s, const double sum[R_COUNT])
     ratios(s->fig, sum);
 }
 
-/* Row i's launch shape, from the sections' columns, else the launch metrics'. */
-static void row_shape(const struct ncu_table *t, size_t i, char *grid, size_t gl, char *block,
-                      size_t bl)
-{
-    snprintf(grid, gl, "%s", ncu_table_cell(t, i, ncu_table_col(t, "Grid Size")));
-    snprintf(block, bl, "%s", ncu_table_cell(t, i, ncu_table_col(t, "Block Size")));
-    if (!grid[0])
-        snprintf(grid, gl, "%s", ncu_table_cell(t, i, ncu_table_col(t, "launch__grid_size")));
-    if (!block[0])
-        snprintf(block, bl, "%s", ncu_table_cell(t, i, ncu_table_col(t, "launch__block_size")));
-}
-
 /* A table with the columns a side needs: 0, or -1 with why in err. */
 static int side_table(const char *text, const char *what, struct ncu_table *t, char *err,
                       size_t errlen)
@@ -266,12 +253,12 @@ static long replayed_row(const struct ncu_table *r, const struct ncu_table *t, s
 {
     const char *name = ncu_table_cell(t, i, ncu_table_col(t, "Kernel Name"));
     char grid[48], block[48], g[48], b[48];
-    row_shape(t, i, grid, sizeof grid, block, sizeof block);
+    ncu_table_shape(t, i, grid, sizeof grid, block, sizeof block);
     int rname = ncu_table_col(r, "Kernel Name");
     for (size_t j = 0; j < r->n_rows; j++) {
         if (strcmp(ncu_table_cell(r, j, rname), name) != 0)
             continue;
-        row_shape(r, j, g, sizeof g, b, sizeof b);
+        ncu_table_shape(r, j, g, sizeof g, b, sizeof b);
         if (strcmp(g, grid) == 0 && strcmp(b, block) == 0)
             return (long)j;
     }
@@ -328,7 +315,7 @@ int profile_side_read_timed(const char *text, const char *times, struct profile_
         }
         struct profile_kernel *k = &s->k[s->n++];
         k->name = xstrdup(kn);
-        row_shape(launches, i, k->grid, sizeof k->grid, k->block, sizeof k->block);
+        ncu_table_shape(launches, i, k->grid, sizeof k->grid, k->block, sizeof k->block);
         kernel_figures(k, raw);
         add_raw(sum, raw);
         if (j >= 0) {

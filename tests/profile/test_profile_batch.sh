@@ -20,7 +20,7 @@ when = student.time_ms > 1.5 * ref.time_ms
 say = your kernels take %student% ms where the reference's take %ref% ms
 teach = Lesson 05, section 1
 INI
-for name in prof_slow prof_noperm; do
+for name in prof_slow prof_noperm prof_one prof_faults; do
   printf '[task.%s]\nspeed_threshold = 0.01\n' "$name" >>"$l/lesson.ini"
   cat >"$l/$name.h" <<H
 #include <stdint.h>
@@ -41,7 +41,10 @@ const struct protocol_case *protocol_cases(size_t *n)
 }
 int main(int c, char **v) { return protocol_main("$name", c, v); }
 H
-  for side in exercises:2.0 solutions:1.0; do
+  sides="exercises:2.0 solutions:1.0"
+  # a call whose time the one kernel does not explain (copies, page faults): 10 ms around 1.5
+  [ $name = prof_faults ] && sides="exercises:10.0 solutions:5.0"
+  for side in $sides; do
     printf '#include "protocol.h"\ndouble task_speed_ms(void) { return %s; }\n%s\n' "${side#*:}" \
       'double task_compute(long i, uint64_t seed) { return protocol_expected(i, seed); }' \
       >"$course/${side%%:*}/05-prof/$name.cu"
@@ -105,6 +108,30 @@ grep -q '/solutions/.* per-launch-config metrics=' "$TEST_TMP/calls" &&
   grep -q '/solutions/.* metrics=gpu__time_duration.sum$' "$TEST_TMP/calls" &&
   ok "the counters of one launch of each kernel and shape; every launch timed in a run of its own" ||
   bad "the profile's two ncu runs: $(cat "$TEST_TMP/calls")"
+# A call of one launch a kernel and shape: the counters' run replayed each, and its time is
+# the launch's; no second run (on the H200 it would hold the GPU alone 0.7 s for ncu's setup).
+# Kept so for the reference, which the next profile reads without ncu.
+rm -rf "$course/build/grader/profile-ref"
+: >"$TEST_TMP/calls1"
+for k in 1 2; do
+  FAKE_NCU_CALLS="$TEST_TMP/calls1" run_batch "$TEST_TMP/one$k.json" json --profile prof_one
+  py_json "one launch a call, profile $k of 2: its replayed time is its time" '
+p = d["tasks"][0]["profile"]
+assert abs(p["student"]["time_ms"] - 1.5) < 1e-9 and abs(p["reference"]["time_ms"] - 0.75) < 1e-9, p
+assert len(p["student"]["launches"]) == 1 and p["student"]["launches_replayed"] == 1, p["student"]
+' "$TEST_TMP/one$k.json"
+done
+[ "$(grep -c '/solutions/' "$TEST_TMP/calls1")" = 1 ] &&
+  grep -q '/solutions/.* per-launch-config metrics=' "$TEST_TMP/calls1" &&
+  ok "one launch a call: the reference's counters only, once in two profiles" ||
+  bad "one launch a call: the reference's ncu runs: $(cat "$TEST_TMP/calls1")"
+# A call whose harness time is far above its replayed launch: every launch timed after all.
+: >"$TEST_TMP/calls3"
+FAKE_NCU_CALLS="$TEST_TMP/calls3" run_batch "$TEST_TMP/faults.json" json --profile prof_faults
+grep -q '/solutions/.* metrics=gpu__time_duration.sum$' "$TEST_TMP/calls3" &&
+  ok "a call 5 ms around a launch of 0.75 ms: every launch timed in a run of its own" ||
+  bad "a call the replay does not explain: the reference's ncu runs: $(cat "$TEST_TMP/calls3")"
+
 # Two gradings that miss the reference's logs together: one profiles it, the other waits for
 # it and reads what it kept (a class's students, or several graders of one course).
 rm -rf "$course/build/grader/profile-ref"

@@ -163,3 +163,20 @@ double ncu_unit_ms(const char *u)
             return units[i].ms;
     return 0;
 }
+
+void ncu_table_shape(const struct ncu_table *t, size_t row, char *grid, size_t gl, char *block,
+                     size_t bl)
+{
+    snprintf(grid, gl, "%s", ncu_table_cell(t, row, ncu_table_col(t, "Grid Size")));
+    snprintf(block, bl, "%s", ncu_table_cell(t, row, ncu_table_col(t, "Block Size")));
+    if (!grid[0])
+        snprintf(grid, gl, "%s", ncu_table_cell(t, row, ncu_table_col(t, "launch__grid_size")));
+    if (!block[0])
+        snprintf(block, bl, "%s", ncu_table_cell(t, row, ncu_table_col(t, "launch__block_size")));
+}
+
+double ncu_table_time_ms(const struct ncu_table *t, size_t row)
+{
+    int dur = ncu_table_col(t, "gpu__time_duration.sum");
+    return dur < 0 ? NAN : ncu_number(ncu_table_cell(t, row, dur)) * ncu_unit_ms(t->unit[dur]);
+}

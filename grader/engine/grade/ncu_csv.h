@@ -35,4 +35,11 @@ double ncu_number(const char *s);
  * 0 when the unit is not a time. */
 double ncu_unit_ms(const char *unit);
 
+/* A launch's shape, row's "Grid Size" and "Block Size" (the sections' columns), else its
+ * launch__grid_size and launch__block_size; "" where the table has neither. */
+void ncu_table_shape(const struct ncu_table *t, size_t row, char *grid, size_t gl, char *block,
+                     size_t bl);
+/* Row's gpu__time_duration.sum in ms; NaN when the table has no such column or number. */
+double ncu_table_time_ms(const struct ncu_table *t, size_t row);
+
 #endif /* GRADER_NCU_CSV_H */

@@ -238,7 +238,8 @@ const char *result_ncu_note(const struct task_result *r); /* why unavailable; ""
  * case (reference 0) and the reference's (1), NULL when not collected; and why ncu could not
  * run at all (NULL when it ran, or was not asked for). grader/profile/ reads them. */
 const char *result_profile_text(const struct task_result *r, int reference);
-/* ncu's table of every launch's time on that side (NULL: none: the text's launches are all) */
+/* ncu's table of every launch's time on that side (NULL: none: the text's launches are all,
+ * each replayed once) */
 const char *result_profile_times(const struct task_result *r, int reference);
 const char *result_profile_why(const struct task_result *r);
 
