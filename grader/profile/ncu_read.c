@@ -251,17 +251,9 @@ static int side_table(const char *text, const char *what, struct ncu_table *t, c
  * when none. */
 static long replayed_row(const struct ncu_table *r, const struct ncu_table *t, size_t i)
 {
-    const char *name = ncu_table_cell(t, i, ncu_table_col(t, "Kernel Name"));
-    char grid[48], block[48], g[48], b[48];
-    ncu_table_shape(t, i, grid, sizeof grid, block, sizeof block);
-    int rname = ncu_table_col(r, "Kernel Name");
-    for (size_t j = 0; j < r->n_rows; j++) {
-        if (strcmp(ncu_table_cell(r, j, rname), name) != 0)
-            continue;
-        ncu_table_shape(r, j, g, sizeof g, b, sizeof b);
-        if (strcmp(g, grid) == 0 && strcmp(b, block) == 0)
+    for (size_t j = 0; j < r->n_rows; j++)
+        if (ncu_table_same_launch(r, j, t, i))
             return (long)j;
-    }
     return -1;
 }
 

@@ -148,13 +148,8 @@ static int needs_times(const char *text, double call_ms)
         own++;
         double ms = ncu_table_time_ms(&t, i);
         replayed_ms += ms > 0 ? ms : 0;
-        char grid[48], block[48], g[48], b[48];
-        ncu_table_shape(&t, i, grid, sizeof grid, block, sizeof block);
-        for (size_t k = i + 1; k < t.n_rows && !again; k++) {
-            ncu_table_shape(&t, k, g, sizeof g, b, sizeof b);
-            again = strcmp(ncu_table_cell(&t, k, name), kernel) == 0 && strcmp(g, grid) == 0 &&
-                    strcmp(b, block) == 0;
-        }
+        for (size_t k = i + 1; k < t.n_rows && !again; k++)
+            again = ncu_table_same_launch(&t, i, &t, k);
     }
     ncu_table_free(&t);
     return again || !own || name < 0 ||

@@ -175,6 +175,18 @@ void ncu_table_shape(const struct ncu_table *t, size_t row, char *grid, size_t g
         snprintf(block, bl, "%s", ncu_table_cell(t, row, ncu_table_col(t, "launch__block_size")));
 }
 
+int ncu_table_same_launch(const struct ncu_table *a, size_t i, const struct ncu_table *b,
+                          size_t j)
+{
+    if (strcmp(ncu_table_cell(a, i, ncu_table_col(a, "Kernel Name")),
+               ncu_table_cell(b, j, ncu_table_col(b, "Kernel Name"))) != 0)
+        return 0;
+    char ga[48], ba[48], gb[48], bb[48];
+    ncu_table_shape(a, i, ga, sizeof ga, ba, sizeof ba);
+    ncu_table_shape(b, j, gb, sizeof gb, bb, sizeof bb);
+    return strcmp(ga, gb) == 0 && strcmp(ba, bb) == 0;
+}
+
 double ncu_table_time_ms(const struct ncu_table *t, size_t row)
 {
     int dur = ncu_table_col(t, "gpu__time_duration.sum");

@@ -39,6 +39,10 @@ double ncu_unit_ms(const char *unit);
  * launch__grid_size and launch__block_size; "" where the table has neither. */
 void ncu_table_shape(const struct ncu_table *t, size_t row, char *grid, size_t gl, char *block,
                      size_t bl);
+/* Whether row i of a and row j of b are launches of one kernel ("Kernel Name") in one shape
+ * (ncu_table_shape). */
+int ncu_table_same_launch(const struct ncu_table *a, size_t i, const struct ncu_table *b,
+                          size_t j);
 /* Row's gpu__time_duration.sum in ms; NaN when the table has no such column or number. */
 double ncu_table_time_ms(const struct ncu_table *t, size_t row);
 
