@@ -13,6 +13,15 @@ require_gpu() {
   fi
 }
 
+# use_work_queues LESSON: the lesson's programs open the hardware work queues its lesson.ini
+# asks for (work_queues), as the grader's do; tests/run.sh gives a GPU group's programs one.
+use_work_queues() {
+  local q
+  q=$(sed -n 's/^work_queues[[:space:]]*=[[:space:]]*\([0-9][0-9]*\)[[:space:]]*$/\1/p' "lessons/$1/lesson.ini" | head -n 1)
+  [ -n "$q" ] && export CUDA_DEVICE_MAX_CONNECTIONS=$q
+  return 0
+}
+
 # expect_program BIN WHAT: a test program of the build runs and exits 0 (its output shown when
 # it does not).
 expect_program() {

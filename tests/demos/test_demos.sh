@@ -4,8 +4,9 @@
 # not have is one error line and exit 2, and a version it has runs (exit 0 on a GPU) or skips
 # in one SKIP line (exit 77 without one). The version list cannot drift: --list, --help, the
 # versions named in demo.cu's opening comment and the version functions' _vN suffixes must all
-# name the same versions.
-# test-group: gpu
+# name the same versions. On a GPU it checks how the versions end, never a time: it shares the
+# GPU with the other groups that do so.
+# test-group: gpu-shared
 source "$(dirname "$0")/../lib.sh"
 
 have_gpu=0

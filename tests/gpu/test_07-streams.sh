@@ -4,6 +4,7 @@
 source "$(dirname "$0")/../lib.sh"
 # test-group: gpu-shared
 require_gpu
+use_work_queues 07-streams
 sol=build/solutions/07-streams/pipeline
 ex=build/exercises/07-streams/pipeline
 

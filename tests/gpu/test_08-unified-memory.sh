@@ -4,6 +4,7 @@
 source "$(dirname "$0")/../lib.sh"
 # test-group: gpu-shared
 require_gpu
+use_work_queues 08-unified-memory
 sol=build/solutions/08-unified-memory/managed_saxpy
 ex=build/exercises/08-unified-memory/managed_saxpy
 

@@ -6,9 +6,11 @@
 #   task = LESSON/TASK        a task of the course
 #   expect = KEY[|KEY...]     outcome keys of grader/engine/model/outcome.h
 #   needs = gpu | none        none: decided before anything runs on a GPU (CI runs it)
-#   alone = yes               optional: the case exhausts something the whole machine shares
-#                             (processes, disk, memory, output) up to the grader's bound; it
-#                             runs after the others, with nothing beside it
+#   alone = yes               optional: the case exhausts, up to the grader's bound, something
+#                             that other gradings' bounds count too (the user's processes:
+#                             RLIMIT_NPROC is per user); it runs after the others, with nothing
+#                             beside it. A file, memory or output bound is the program's own:
+#                             such cases run beside the others
 #   why = one line
 #   absent = TEXT             optional: the build log must not contain TEXT
 #   reason = TEXT             optional: the report's reason must contain TEXT

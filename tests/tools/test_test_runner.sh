@@ -77,7 +77,7 @@ groups() {
   shift 2
   for g in "$@"; do
     IFS=: read -r name kind secs <<<"$g"
-    printf '#!/usr/bin/env bash\n# test-group: %s\necho "%s ${CUDA_VISIBLE_DEVICES:-none} $(date +%%s.%%N)" >>"%s"\nsleep %s\necho "%s ${CUDA_VISIBLE_DEVICES:-none} $(date +%%s.%%N)" >>"%s"\necho "%s ${GRADER_GPU_LOCK:-none} ${GRADER_REFERENCE_CACHE:-none}" >>"%s.locks"\n' \
+    printf '#!/usr/bin/env bash\n# test-group: %s\necho "%s ${CUDA_VISIBLE_DEVICES:-none} $(date +%%s.%%N)" >>"%s"\nsleep %s\necho "%s ${CUDA_VISIBLE_DEVICES:-none} $(date +%%s.%%N)" >>"%s"\necho "%s ${GRADER_GPU_LOCK:-none} ${GRADER_REFERENCE_CACHE:-none} ${CUDA_DEVICE_MAX_CONNECTIONS:-none}" >>"%s.locks"\n' \
       "$kind" "$name" "$spans" "$secs" "$name" "$spans" "$name" "$spans" >"$tree/tests/x/test_$name.sh"
   done
 }
@@ -85,7 +85,7 @@ groups "$tree" "$TEST_TMP/spans" ex:gpu:1 sa:gpu-shared:2 sb:gpu-shared:2 ga:gpu
   gb:gpu-graded:2
 # one GPU: the stand-in's (CUDA_VISIBLE_DEVICES, as a run on a host of several GPUs sets it
 # for this group, would name others)
-env -u CUDA_VISIBLE_DEVICES PATH="$TEST_TMP/bin:$PATH" TEST_JOBS=5 bash "$tree/tests/run.sh" >"$TEST_TMP/out2" 2>&1 ||
+env -u CUDA_VISIBLE_DEVICES -u CUDA_DEVICE_MAX_CONNECTIONS PATH="$TEST_TMP/bin:$PATH" TEST_JOBS=5 bash "$tree/tests/run.sh" >"$TEST_TMP/out2" 2>&1 ||
   { bad "the GPU groups' run failed"; cat "$TEST_TMP/out2"; }
 python3 - "$TEST_TMP/spans" >"$TEST_TMP/spans.check" 2>&1 <<'PY'
 import sys
@@ -104,6 +104,11 @@ for o in ("sa", "sb", "ga", "gb"):
 PY
 [ $? -eq 0 ] && ok "gpu-shared groups share the GPU, gpu-graded ones too, never the two kinds at once; a gpu group has it alone" ||
   bad "GPU lock: $(cat "$TEST_TMP/spans.check")"
+# the programs of gpu and gpu-shared groups open one hardware queue each (the grader sets its own)
+if awk '$1 ~ /^[es]/ && $4 != "1" { bad = 1 } $1 ~ /^g/ && $4 != "none" { bad = 1 } END { exit bad || NR != 5 }' \
+     "$TEST_TMP/spans.locks"; then
+  ok "gpu and gpu-shared groups: CUDA_DEVICE_MAX_CONNECTIONS=1; gpu-graded ones: unset"
+else bad "CUDA_DEVICE_MAX_CONNECTIONS by kind: $(tr '\n' ';' <"$TEST_TMP/spans.locks")"; fi
 # ---- two GPUs: a place each
 tree=$TEST_TMP/tree3
 mkdir -p "$tree/tests/x" "$TEST_TMP/bin2"
