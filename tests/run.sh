@@ -19,9 +19,10 @@
 # tree, whose own lock (build/grader/, gpulock.h) gives each timed run its turn: such groups
 # share the GPU with each other and with nothing else; GRADER_GPU_LOCK names that lock for them
 # (build/tests/graded[-gpuN].lock), so that a grader of a copy of the tree (the red team's)
-# takes turns with the others through it. TEST_REFERENCE_CACHE=1: they share the reference's
-# times as well (GRADER_REFERENCE_CACHE, build/tests/graded[-gpuN].refs, emptied as the run
-# starts), as a class's gradings of one GPU do; default 0, every grading times its reference.
+# takes turns with the others through it. They share the reference's times as well
+# (GRADER_REFERENCE_CACHE, build/tests/graded[-gpuN].refs, emptied as the run starts), as a
+# class's gradings of one GPU do: the first grading that needs a task's reference times it, the
+# others read its time. TEST_REFERENCE_CACHE=0: every grading times its own (default 1).
 # With several GPUs (nvidia-smi's list, or CUDA_VISIBLE_DEVICES where it names indexes), each
 # GPU is such a place of its own: a GPU group runs on one of them (CUDA_VISIBLE_DEVICES=N, its
 # lock build/tests/gpuN.lock), "gpu" groups on the first GPU free, "gpu-graded" ones on a GPU
@@ -54,7 +55,7 @@ if [ $have_gpu = 1 ] && ! command -v flock >/dev/null; then
 fi
 [ $have_gpu = 1 ] || unset TEST_GPU_LOCK
 unset GRADER_GPU_LOCK GRADER_REFERENCE_CACHE # the caller's: a graded group gets this run's (start)
-share_refs=${TEST_REFERENCE_CACHE:-0}
+share_refs=${TEST_REFERENCE_CACHE:-1}
 [[ "$share_refs" =~ ^[01]$ ]] ||
   { echo "tests/run.sh: TEST_REFERENCE_CACHE must be 0 or 1, not '$share_refs'" >&2; exit 2; }
 rm -rf build/tests/graded*.refs

@@ -85,7 +85,8 @@ groups "$tree" "$TEST_TMP/spans" ex:gpu:1 sa:gpu-shared:2 sb:gpu-shared:2 ga:gpu
   gb:gpu-graded:2
 # one GPU: the stand-in's (CUDA_VISIBLE_DEVICES, as a run on a host of several GPUs sets it
 # for this group, would name others)
-env -u CUDA_VISIBLE_DEVICES -u CUDA_DEVICE_MAX_CONNECTIONS PATH="$TEST_TMP/bin:$PATH" TEST_JOBS=5 bash "$tree/tests/run.sh" >"$TEST_TMP/out2" 2>&1 ||
+env -u CUDA_VISIBLE_DEVICES -u CUDA_DEVICE_MAX_CONNECTIONS PATH="$TEST_TMP/bin:$PATH" TEST_JOBS=5 TEST_REFERENCE_CACHE=0 \
+  bash "$tree/tests/run.sh" >"$TEST_TMP/out2" 2>&1 ||
   { bad "the GPU groups' run failed"; cat "$TEST_TMP/out2"; }
 python3 - "$TEST_TMP/spans" >"$TEST_TMP/spans.check" 2>&1 <<'PY'
 import sys
@@ -143,14 +144,14 @@ if len(want) > 1:
     assert a0 < b1 and b0 < a1, ("the two gpu groups did not run at once", t, gpu_of)
 PY
 }
-env -u CUDA_VISIBLE_DEVICES PATH="$TEST_TMP/bin2:$PATH" TEST_JOBS=5 TEST_REFERENCE_CACHE=1 bash "$tree/tests/run.sh" \
+env -u CUDA_VISIBLE_DEVICES PATH="$TEST_TMP/bin2:$PATH" TEST_JOBS=5 bash "$tree/tests/run.sh" \
   >"$TEST_TMP/out3" 2>&1 || { bad "the two-GPU run failed"; cat "$TEST_TMP/out3"; }
 check_places "$TEST_TMP/spans3" 0,1 >"$TEST_TMP/spans3.check" 2>&1 &&
   ok "two GPUs: two gpu groups at once, each alone on its GPU" ||
   bad "two GPUs: $(cat "$TEST_TMP/spans3.check")"
 # the graded groups' GRADER_GPU_LOCK: one per GPU, the same for the graded groups on it, none
-# for the other kinds; GRADER_REFERENCE_CACHE likewise with TEST_REFERENCE_CACHE=1 (the run of
-# spans3), never without it (the run of spans)
+# for the other kinds; GRADER_REFERENCE_CACHE likewise by default (the run of spans3), never
+# with TEST_REFERENCE_CACHE=0 (the run of spans)
 python3 - "$TEST_TMP/spans3" "$TEST_TMP/spans" <<'PY' >"$TEST_TMP/locks.check" 2>&1
 import sys
 for spans, shared in zip(sys.argv[1:], (True, False)):
@@ -168,7 +169,7 @@ for spans, shared in zip(sys.argv[1:], (True, False)):
                     same = gpu_of[other] == gpu_of[name]
                     assert (p == path) == same, (spans, name, other, path, p, gpu_of)
 PY
-[ $? -eq 0 ] && ok "graded groups: GRADER_GPU_LOCK names one lock per GPU, and GRADER_REFERENCE_CACHE one cache with TEST_REFERENCE_CACHE=1; none for the other kinds" ||
+[ $? -eq 0 ] && ok "graded groups: GRADER_GPU_LOCK names one lock per GPU, and GRADER_REFERENCE_CACHE one cache unless TEST_REFERENCE_CACHE=0; none for the other kinds" ||
   bad "GRADER_GPU_LOCK, GRADER_REFERENCE_CACHE: $(cat "$TEST_TMP/locks.check")"
 rm -f "$TEST_TMP/spans3" "$TEST_TMP/spans3.locks"
 CUDA_VISIBLE_DEVICES=1 PATH="$TEST_TMP/bin2:$PATH" TEST_JOBS=5 bash "$tree/tests/run.sh" \
