@@ -17,7 +17,8 @@ require_gpu() {
 # asks for (work_queues), as the grader's do; tests/run.sh gives a GPU group's programs one.
 use_work_queues() {
   local q
-  q=$(sed -n 's/^work_queues[[:space:]]*=[[:space:]]*\([0-9][0-9]*\)[[:space:]]*$/\1/p' "lessons/$1/lesson.ini" | head -n 1)
+  q=$(sed -n 's/^work_queues[[:space:]]*=[[:space:]]*\([0-9][0-9]*\)[[:space:]]*$/\1/p' \
+        "lessons/$1/lesson.ini" | head -n 1)
   [ -n "$q" ] && export CUDA_DEVICE_MAX_CONNECTIONS=$q
   return 0
 }

@@ -147,8 +147,8 @@ start() { # index place: runs the group in the background, its pid in started
     case ${kinds[$1]} in
       gpu) lock=(flock "$lockfile") ;;&
       gpu-shared) lock=(flock -s "$lockfile") ;;&
-      gpu|gpu-shared) # their programs open one hardware queue each, as the grader's do (a lesson that
-        # needs more says so in its test), unless the caller set a number
+      gpu|gpu-shared) # their programs open one hardware queue each, as the grader's do (a
+        # lesson that needs more says so in its test), unless the caller set a number
         [ ${#env[@]} -gt 0 ] || env=(env)
         env+=("CUDA_DEVICE_MAX_CONNECTIONS=${CUDA_DEVICE_MAX_CONNECTIONS:-1}") ;;
       gpu-graded) lock=(flock -s "$lockfile")
