@@ -245,8 +245,20 @@ while [ ${#waiting[@]} -gt 0 ] || [ $running -gt 0 ]; do
   done
   waiting=("${kept[@]}")
   [ $running -gt 0 ] || continue
+  done_pid=
   wait -n -p done_pid
   rc=$?
+  if [ -z "$done_pid" ]; then
+    # wait -n returned without naming a job (bash had already reaped one): the group whose
+    # process is gone is the one that ended, and wait PID still gives its status
+    for p in "${!pid_of[@]}"; do
+      kill -0 "$p" 2>/dev/null && continue
+      wait "$p"
+      rc=$? done_pid=$p
+      break
+    done
+    [ -n "$done_pid" ] || continue
+  fi
   i=${pid_of[$done_pid]}
   unset "pid_of[$done_pid]"
   running=$((running - 1))
