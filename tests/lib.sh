@@ -23,6 +23,32 @@ use_work_queues() {
   return 0
 }
 
+# check_finding REPORT TASK KEYS WHAT: in a grader's JSON report, the task's outcome is correct
+# (passed or too slow) and its profile's finding one of KEYS (a|b); printed with its steps.
+check_finding() {
+  python3 - "$@" <<'PY'
+import json, sys
+path, task, keys, what = sys.argv[1:5]
+d = json.load(open(path))
+t = next((t for t in d["tasks"] if t["id"] == task), None)
+if t is None:
+    print(f"FAIL - {what}: {task} not in the report"); sys.exit(1)
+p = t.get("profile")
+key = p["finding"]["key"] if p else None
+print(f"#   {what}: {t['outcome']}, speed {t.get('speed', {}).get('ratio')}, finding {key}: "
+      f"{p['finding']['text'] if p else '(no profile)'}")
+g = t.get("gpu", {})
+print("#     steps (s): " + ", ".join(f"{k} {v:.1f}" for k, v in t.get("steps", {}).items() if v) +
+      f"; GPU timed {g.get('timed_s', 0):.1f}, shared {g.get('shared_s', 0):.1f}, "
+      f"waited {g.get('wait_s', 0):.1f}")
+if t["outcome"] not in ("passed", "too_slow"):
+    print(f"FAIL - {what}: outcome {t['outcome']}: {t['reason']}"); sys.exit(1)
+if key not in keys.split("|"):
+    print(f"FAIL - {what}: finding {key}, expected {keys}"); sys.exit(1)
+print(f"ok   - {what}: {key}")
+PY
+}
+
 # expect_program BIN WHAT: a test program of the build runs and exits 0 (its output shown when
 # it does not).
 expect_program() {

@@ -15,31 +15,6 @@ GRADER="$ROOT/build/grader/grader"
 [ -x "$GRADER" ] || { echo "FAIL - $GRADER is not built"; exit 1; }
 table="$ROOT/tests/profile/variants.tsv"
 
-# check_json FILE TASK KEYS WHAT: the task's outcome is correct and its finding one of KEYS.
-check_json() {
-  python3 - "$@" <<'PY'
-import json, sys
-path, task, keys, what = sys.argv[1:5]
-d = json.load(open(path))
-t = next((t for t in d["tasks"] if t["id"] == task), None)
-if t is None:
-    print(f"FAIL - {what}: {task} not in the report"); sys.exit(1)
-p = t.get("profile")
-key = p["finding"]["key"] if p else None
-print(f"#   {what}: {t['outcome']}, speed {t.get('speed', {}).get('ratio')}, finding {key}: "
-      f"{p['finding']['text'] if p else '(no profile)'}")
-g = t.get("gpu", {})
-print("#     steps (s): " + ", ".join(f"{k} {v:.1f}" for k, v in t.get("steps", {}).items() if v) +
-      f"; GPU timed {g.get('timed_s', 0):.1f}, shared {g.get('shared_s', 0):.1f}, "
-      f"waited {g.get('wait_s', 0):.1f}")
-if t["outcome"] not in ("passed", "too_slow"):
-    print(f"FAIL - {what}: outcome {t['outcome']}: {t['reason']}"); sys.exit(1)
-if key not in keys.split("|"):
-    print(f"FAIL - {what}: finding {key}, expected {keys}"); sys.exit(1)
-print(f"ok   - {what}: {key}")
-PY
-}
-
 # Variants of different tasks share one copy of exercises/ and one grader call (-j 4: the
 # builds and checks overlap; every timed run and profile still has the GPU alone); a second
 # variant of a task goes to the next copy. The calls run at once.
@@ -65,7 +40,7 @@ wait
 for g in "${!groups[@]}"; do
   for entry in ${groups[g]}; do
     IFS=: read -r file task keys <<<"$entry"
-    check_json "$TEST_TMP/group$g.json" "$task" "$keys" "$file as $task" ||
+    check_finding "$TEST_TMP/group$g.json" "$task" "$keys" "$file as $task" ||
       { TEST_FAILS=$((TEST_FAILS + 1)); tail -5 "$TEST_TMP/group$g.err"; }
   done
 done
