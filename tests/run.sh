@@ -5,6 +5,10 @@
 # tail is shown. Closing line: "N passed, N failed, N skipped".
 #   tests/run.sh [PATTERN...]   only groups whose name contains one of the PATTERNs
 #   TEST_JOBS=N                 groups run at once (default: the cores); 1: one after the other
+#   TEST_CPU_JOBS=N             with a GPU and graded groups, groups without the GPU run at most
+#                               N at once (default: a third of TEST_JOBS, at least 1), so that
+#                               the graded groups' builds and sanitizers, which feed the GPU, keep
+#                               their cores; without either, TEST_JOBS
 #   TEST_GROUP_TIMEOUT=S        a group still running after S seconds (default 900) is stopped,
 #                               its processes with it, and fails: a hang is one FAIL line, never
 #                               a run that ends at the caller's own limit
@@ -42,6 +46,9 @@ pass=0 fail=0 skip=0 failed=()
 filters=("$@")
 jobs=${TEST_JOBS:-$(nproc 2>/dev/null || echo 1)}
 [[ "$jobs" =~ ^[1-9][0-9]*$ ]] || { echo "tests/run.sh: TEST_JOBS must be a positive number, not '$jobs'" >&2; exit 2; }
+cpu_jobs=${TEST_CPU_JOBS:-}
+[ -z "$cpu_jobs" ] || [[ "$cpu_jobs" =~ ^[1-9][0-9]*$ ]] ||
+  { echo "tests/run.sh: TEST_CPU_JOBS must be a positive number, not '$cpu_jobs'" >&2; exit 2; }
 group_timeout=${TEST_GROUP_TIMEOUT:-900}
 [[ "$group_timeout" =~ ^[1-9][0-9]*$ ]] ||
   { echo "tests/run.sh: TEST_GROUP_TIMEOUT must be a positive number of seconds, not '$group_timeout'" >&2; exit 2; }
@@ -105,6 +112,20 @@ for script in tests/*/test_*.sh; do
   elif grep -qE '^(# test-group: gpu$|require_gpu$)' "$script"; then kind=gpu; fi
   names+=("$name") kinds+=("$kind") cmds+=("bash $script")
 done
+
+# ---- how many groups without the GPU run at once: with a GPU and graded groups, a third of
+# the jobs by default. The graded groups feed the GPU from the CPU (builds, object checks,
+# verifiers, compute-sanitizer). On one H200 (16 cores), with 12 CPU groups beside the 4
+# graded ones, the GPU's turns were held less than half of the first 200 s, and the whole run
+# took 381 s; with 6, 358 s, the load average still 50 to 60 in its first 100 s
+if [ -z "$cpu_jobs" ]; then
+  cpu_jobs=$jobs
+  if [ $have_gpu = 1 ]; then
+    for k in "${kinds[@]}"; do
+      [ "$k" = gpu-graded ] && { cpu_jobs=$(((jobs + 2) / 3)); break; }
+    done
+  fi
+fi
 
 # ---- the order: as found with one job; else the longest first
 order=("${!names[@]}")
@@ -223,7 +244,7 @@ pids=$(mktemp -d "${TMPDIR:-/tmp}/test-run.XXXXXX")
 declare -A pid_of=() began=() place_of=()
 trap 'stop_run INT 130' INT
 trap 'stop_run TERM 143' TERM
-running=0 gpu_busy=() gpu_shared=() gpu_graded=()
+running=0 cpu_running=0 gpu_busy=() gpu_shared=() gpu_graded=()
 for ((p = 0; p < places; p++)); do gpu_busy[p]=-1 gpu_shared[p]=0 gpu_graded[p]=0; done
 waiting=("${order[@]}")
 while [ ${#waiting[@]} -gt 0 ] || [ $running -gt 0 ]; do
@@ -231,9 +252,11 @@ while [ ${#waiting[@]} -gt 0 ] || [ $running -gt 0 ]; do
   # for a "gpu" group; one that no other kind holds for a "gpu-shared" or "gpu-graded" one)
   kept=()
   for i in "${waiting[@]}"; do
-    if [ $running -lt "$jobs" ] && place_for "$i"; then
+    if [ $running -lt "$jobs" ] && { [ "${kinds[i]}" != cpu ] || [ "$cpu_running" -lt "$cpu_jobs" ]; } &&
+       place_for "$i"; then
       start "$i" "$place"
       pid_of[$started]=$i began[$i]=$SECONDS place_of[$i]=$place running=$((running + 1))
+      [ "${kinds[i]}" = cpu ] && cpu_running=$((cpu_running + 1))
       if [ $have_gpu = 1 ]; then
         [ "${kinds[i]}" = gpu ] && gpu_busy[place]=$i
         [ "${kinds[i]}" = gpu-shared ] && gpu_shared[place]=$((gpu_shared[place] + 1))
@@ -262,6 +285,7 @@ while [ ${#waiting[@]} -gt 0 ] || [ $running -gt 0 ]; do
   i=${pid_of[$done_pid]}
   unset "pid_of[$done_pid]"
   running=$((running - 1))
+  [ "${kinds[i]}" = cpu ] && cpu_running=$((cpu_running - 1))
   p=${place_of[$i]}
   if [ $have_gpu = 1 ]; then
     [ "${gpu_busy[p]}" = "$i" ] && gpu_busy[p]=-1

@@ -11,6 +11,8 @@
 # - With two GPUs: two "gpu" groups run at the same time, each on a GPU of its own
 #   (CUDA_VISIBLE_DEVICES), and never on a GPU that another group holds; CUDA_VISIBLE_DEVICES
 #   set to one index keeps the run on that GPU, one group at a time.
+# - Beside graded groups, groups without the GPU run a third of TEST_JOBS at once (or
+#   TEST_CPU_JOBS); without graded groups, as many as TEST_JOBS.
 source "$(dirname "$0")/../lib.sh"
 unset TEST_REFERENCE_CACHE # the caller's: each run here says whether it shares
 
@@ -110,6 +112,52 @@ if awk '$1 ~ /^[es]/ && $4 != "1" { bad = 1 } $1 ~ /^g/ && $4 != "none" { bad = 
      "$TEST_TMP/spans.locks"; then
   ok "gpu and gpu-shared groups: CUDA_DEVICE_MAX_CONNECTIONS=1; gpu-graded ones: unset"
 else bad "CUDA_DEVICE_MAX_CONNECTIONS by kind: $(tr '\n' ';' <"$TEST_TMP/spans.locks")"; fi
+# ---- groups without the GPU beside graded ones: a third of the jobs at once (TEST_CPU_JOBS),
+# so that the graded groups' builds and sanitizers keep cores; all of them without a GPU
+most_at_once() { # SPANS PREFIX: the most groups named PREFIX* that ran at the same time
+  python3 - "$@" <<'PY'
+import sys
+ev = []
+for line in open(sys.argv[1]):
+    name, _, at = line.split()
+    if name.startswith(sys.argv[2]):
+        ev.append((float(at), name))
+ev.sort()
+seen, now, most = set(), 0, 0
+for at, name in ev:
+    now += -1 if name in seen else 1
+    seen.add(name)
+    most = max(most, now)
+print(most)
+PY
+}
+tree=$TEST_TMP/tree5
+mkdir -p "$tree/tests/x"
+cp "$ROOT/tests/run.sh" "$ROOT/tests/lib.sh" "$tree/tests/"
+groups "$tree" "$TEST_TMP/spans5" ga:gpu-graded:3 c1:cpu:1 c2:cpu:1 c3:cpu:1 c4:cpu:1 c5:cpu:1
+env -u CUDA_VISIBLE_DEVICES PATH="$TEST_TMP/bin:$PATH" TEST_JOBS=6 bash "$tree/tests/run.sh" \
+  >"$TEST_TMP/out5" 2>&1 || { bad "the capped run failed"; cat "$TEST_TMP/out5"; }
+n=$(most_at_once "$TEST_TMP/spans5" c)
+[ "$n" = 2 ] && ok "beside a graded group, TEST_JOBS=6 runs 2 groups without the GPU at once" ||
+  bad "beside a graded group, $n groups without the GPU ran at once (2 expected)"
+rm -f "$TEST_TMP/spans5"
+env -u CUDA_VISIBLE_DEVICES PATH="$TEST_TMP/bin:$PATH" TEST_JOBS=6 TEST_CPU_JOBS=1 \
+  bash "$tree/tests/run.sh" >"$TEST_TMP/out5" 2>&1 || { bad "the TEST_CPU_JOBS=1 run failed"; cat "$TEST_TMP/out5"; }
+n=$(most_at_once "$TEST_TMP/spans5" c)
+[ "$n" = 1 ] && ok "TEST_CPU_JOBS=1: one group without the GPU at a time" ||
+  bad "TEST_CPU_JOBS=1: $n at once"
+rm -f "$TEST_TMP/spans5"
+rm "$tree/tests/x/test_ga.sh"
+env -u CUDA_VISIBLE_DEVICES PATH="$TEST_TMP/bin:$PATH" TEST_JOBS=6 bash "$tree/tests/run.sh" \
+  >"$TEST_TMP/out5" 2>&1 || { bad "the run without a graded group failed"; cat "$TEST_TMP/out5"; }
+n=$(most_at_once "$TEST_TMP/spans5" c)
+[ "$n" = 5 ] && ok "without a graded group, all 5 groups without the GPU at once" ||
+  bad "without a graded group, $n at once (5 expected)"
+TEST_CPU_JOBS=0 bash "$tree/tests/run.sh" >"$TEST_TMP/bad" 2>&1
+rc=$?
+[ $rc -eq 2 ] && [ "$(wc -l <"$TEST_TMP/bad")" = 1 ] && grep -q TEST_CPU_JOBS "$TEST_TMP/bad" &&
+  ok "a bad TEST_CPU_JOBS: one line, exit 2" || { bad "bad TEST_CPU_JOBS: exit $rc"; cat "$TEST_TMP/bad"; }
+
 # ---- two GPUs: a place each
 tree=$TEST_TMP/tree3
 mkdir -p "$tree/tests/x" "$TEST_TMP/bin2"
